@@ -1,0 +1,176 @@
+import { z } from 'zod';
+
+/**
+ * Every setting of every kbchat service, parsed once at start.
+ * No other module reads process.env: they get the parsed Config.
+ * `.env.example` lists each key with its default (a test keeps the two in step).
+ */
+
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no'], { message: 'must be true or false' })
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const int = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({ message: 'must be a number' })
+    .int({ message: 'must be a whole number' })
+    .min(min, { message: `must be at least ${min}` })
+    .max(max, { message: `must be at most ${max}` });
+
+const url = (protocols: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return protocols.includes(new URL(v).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL (${protocols.join(' or ')})` },
+  );
+
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
+
+const configObject = z.object({
+  // Process
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Which services this process runs: all (default), or a comma list of gateway, crawler, embedder. */
+  RUN: z
+    .string()
+    .default('all')
+    .transform((v) => v.split(',').map((s) => s.trim()))
+    .pipe(z.array(z.enum(['all', 'gateway', 'crawler', 'embedder'])).min(1))
+    .transform((list): Service[] => (list.includes('all') ? ['gateway', 'crawler', 'embedder'] : [...new Set(list as Service[])])),
+  SHUTDOWN_TIMEOUT_MS: int(100, 600_000).default(15_000),
+  DATA_DIR: z.string().min(1).default('./data'),
+
+  // HTTP (gateway)
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: int(0, 65_535).default(3000),
+  /** Public base URL used in links the API returns (statusUrl); derived from the request when unset. */
+  PUBLIC_URL: optionalString.pipe(url(['http:', 'https:']).optional()),
+  TRUST_PROXY: bool.default(false),
+  BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(64 * 1024),
+  /** Bearer key for /api/admin/* and /admin/*. Unset: only loopback callers are served. */
+  ADMIN_API_KEY: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
+
+  // Storage
+  /** Postgres with pgvector. Unset: an embedded PGlite under DATA_DIR, served over the wire protocol. */
+  DATABASE_URL: optionalString.pipe(url(['postgres:', 'postgresql:']).optional()),
+  DATABASE_POOL_MAX: int(1, 500).default(10),
+  /** Unset: redis://127.0.0.1:6379, or a private redis-server under DATA_DIR when none answers there. */
+  REDIS_URL: optionalString.pipe(url(['redis:', 'rediss:']).optional()),
+  /** Prefix of every Redis key kbchat writes (queues use it as a {hash tag} for Redis Cluster). */
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 characters of A-Z a-z 0-9 : _ -' })
+    .default('kbchat'),
+
+  // Providers
+  OPENAI_API_KEY: optionalString,
+  OPENAI_BASE_URL: optionalString.pipe(url(['http:', 'https:']).optional()),
+  OPENAI_CHAT_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  OPENAI_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
+  OPENAI_TIMEOUT_MS: int(100, 600_000).default(30_000),
+  OPENAI_MAX_RETRIES: int(0, 10).default(2),
+  /** auto: openai when OPENAI_API_KEY is set, else the offline provider. */
+  CHAT_PROVIDER: z.enum(['auto', 'openai', 'extractive']).default('auto'),
+  EMBEDDING_PROVIDER: z.enum(['auto', 'openai', 'local']).default('auto'),
+
+  // Limits
+  CHAT_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(60),
+  MAX_PAGES_DEFAULT: int(1, 1_000_000).default(50),
+  MAX_PAGES_LIMIT: int(1, 1_000_000).default(1000),
+
+  // Workers
+  CRAWL_CONCURRENCY: int(1, 256).default(8),
+  EMBED_CONCURRENCY: int(1, 64).default(2),
+  WEBHOOK_CONCURRENCY: int(1, 256).default(16),
+  WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  /** Allow requests to loopback/private addresses from user-supplied URLs (tests and local demos only). */
+  OUTBOUND_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+});
+
+export const configSchema = configObject.superRefine((c, ctx) => {
+  for (const key of ['CHAT_PROVIDER', 'EMBEDDING_PROVIDER'] as const) {
+    if (c[key] === 'openai' && c.OPENAI_API_KEY === undefined) {
+      ctx.addIssue({ code: 'custom', path: [key], message: 'is openai but OPENAI_API_KEY is not set' });
+    }
+  }
+  if (c.MAX_PAGES_DEFAULT > c.MAX_PAGES_LIMIT) {
+    ctx.addIssue({ code: 'custom', path: ['MAX_PAGES_DEFAULT'], message: `must not exceed MAX_PAGES_LIMIT (${c.MAX_PAGES_LIMIT})` });
+  }
+});
+
+/** Every variable the service reads. */
+export const configKeys = Object.keys(configObject.shape) as (keyof typeof configObject.shape)[];
+
+export type Service = 'gateway' | 'crawler' | 'embedder';
+export type Config = z.output<typeof configSchema>;
+export type ConfigInput = Partial<Record<(typeof configKeys)[number], string>>;
+
+export class ConfigError extends Error {
+  readonly issues: string[];
+  constructor(issues: string[]) {
+    super(`Invalid configuration:\n${issues.map((i) => `  - ${i}`).join('\n')}`);
+    this.name = 'ConfigError';
+    this.issues = issues;
+  }
+}
+
+/** Parses the environment once. Throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const known = Object.fromEntries(configKeys.map((k) => [k, env[k]]));
+  const parsed = configSchema.safeParse(known);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const key = String(issue.path[0] ?? '(config)');
+        const value = env[key];
+        const shown = value === undefined ? 'unset' : isSecretKey(key) ? '<redacted>' : JSON.stringify(value);
+        return `${key} ${issue.message} (got ${shown})`;
+      }),
+    );
+  }
+  return parsed.data;
+}
+
+const SECRET_KEYS = new Set(['ADMIN_API_KEY', 'OPENAI_API_KEY', 'DATABASE_URL', 'REDIS_URL']);
+function isSecretKey(key: string): boolean {
+  return SECRET_KEYS.has(key) || /KEY|SECRET|PASSWORD|TOKEN/.test(key);
+}
+
+/** Config as safe to log: secrets replaced, credentials stripped from URLs. */
+export function describeConfig(config: Config): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (value === undefined) continue;
+    if (key === 'DATABASE_URL' || key === 'REDIS_URL') out[key] = redactUrl(String(value));
+    else if (isSecretKey(key)) out[key] = '<set>';
+    else out[key] = value;
+  }
+  return out;
+}
+
+export function redactUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '<unparseable>';
+  }
+}
+
+/** The providers actually used, after resolving `auto`. */
+export function resolvedProviders(config: Config): { chat: 'openai' | 'extractive'; embedding: 'openai' | 'local' } {
+  const hasKey = config.OPENAI_API_KEY !== undefined;
+  return {
+    chat: config.CHAT_PROVIDER === 'auto' ? (hasKey ? 'openai' : 'extractive') : config.CHAT_PROVIDER,
+    embedding: config.EMBEDDING_PROVIDER === 'auto' ? (hasKey ? 'openai' : 'local') : config.EMBEDDING_PROVIDER,
+  };
+}

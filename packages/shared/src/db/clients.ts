@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from './pool.ts';
+
+export type WebhookFormat = 'envelope' | 'flat';
+
+export interface ClientRow {
+  id: string;
+  name: string;
+  lead_webhook_url: string | null;
+  webhook_format: WebhookFormat;
+  webhook_secret: string;
+  allowed_origins: string[];
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
+export function newWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A clientId that is not a UUID can never exist: callers answer 404 without a query. */
+export function isUuid(value: unknown): value is string {
+  return typeof value === 'string' && UUID_RE.test(value);
+}
+
+export async function insertClient(
+  db: Queryable,
+  input: { name: string; leadWebhookUrl?: string | null; webhookFormat?: WebhookFormat; allowedOrigins?: string[] },
+): Promise<ClientRow> {
+  const { rows } = await db.query<ClientRow>(
+    `INSERT INTO clients (name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins)
+     VALUES ($1, $2, $3, $4, $5)
+     RETURNING *`,
+    [input.name, input.leadWebhookUrl ?? null, input.webhookFormat ?? 'envelope', newWebhookSecret(), input.allowedOrigins ?? []],
+  );
+  return rows[0] as ClientRow;
+}
+
+export async function findClient(db: Queryable, clientId: string): Promise<ClientRow | undefined> {
+  if (!isUuid(clientId)) return undefined;
+  const { rows } = await db.query<ClientRow>('SELECT * FROM clients WHERE id = $1', [clientId]);
+  return rows[0];
+}
+
+export async function listClients(db: Queryable, page: { limit: number; offset: number }): Promise<{ rows: ClientRow[]; total: number }> {
+  const [list, count] = await Promise.all([
+    db.query<ClientRow>('SELECT * FROM clients ORDER BY created_at DESC, id LIMIT $1 OFFSET $2', [page.limit, page.offset]),
+    db.query<{ total: string }>('SELECT count(*) AS total FROM clients'),
+  ]);
+  return { rows: list.rows, total: Number(count.rows[0]?.total ?? 0) };
+}
+
+export interface ClientPatch {
+  name?: string;
+  leadWebhookUrl?: string | null;
+  webhookFormat?: WebhookFormat;
+  allowedOrigins?: string[];
+  rotateWebhookSecret?: boolean;
+}
+
+/** Applies only the fields present in patch; returns undefined when the client does not exist. */
+export async function updateClient(db: Queryable, clientId: string, patch: ClientPatch): Promise<ClientRow | undefined> {
+  if (!isUuid(clientId)) return undefined;
+  const sets: string[] = [];
+  const values: unknown[] = [clientId];
+  const set = (column: string, value: unknown) => {
+    values.push(value);
+    sets.push(`${column} = $${values.length}`);
+  };
+  if (patch.name !== undefined) set('name', patch.name);
+  if (patch.leadWebhookUrl !== undefined) set('lead_webhook_url', patch.leadWebhookUrl);
+  if (patch.webhookFormat !== undefined) set('webhook_format', patch.webhookFormat);
+  if (patch.allowedOrigins !== undefined) set('allowed_origins', patch.allowedOrigins);
+  if (patch.rotateWebhookSecret) set('webhook_secret', newWebhookSecret());
+  sets.push('updated_at = now()');
+  const { rows } = await db.query<ClientRow>(`UPDATE clients SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, values);
+  return rows[0];
+}
+
+/** Deletes the client and, by cascade, every row of its data. */
+export async function deleteClient(db: Queryable, clientId: string): Promise<boolean> {
+  if (!isUuid(clientId)) return false;
+  const { rowCount } = await db.query('DELETE FROM clients WHERE id = $1', [clientId]);
+  return (rowCount ?? 0) > 0;
+}

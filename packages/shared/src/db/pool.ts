@@ -1,0 +1,79 @@
+import pg from 'pg';
+import pgvector from 'pgvector';
+import type { Logger } from '../logger.ts';
+
+export type Pool = pg.Pool;
+export type PoolClient = pg.PoolClient;
+/** Anything that can run a query: the pool or a client inside a transaction. */
+export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
+
+/**
+ * A pg Pool whose result parser knows pgvector's types (vector → number[]).
+ * The vector type's oid is looked up once, so no connection pays an extra round trip.
+ * Call after migrations (the extension must exist).
+ */
+export async function createPool(options: {
+  connectionString: string;
+  max?: number;
+  log?: Logger;
+  applicationName?: string;
+}): Promise<Pool> {
+  const vectorOids = await lookupVectorOids(options.connectionString);
+  const types = {
+    getTypeParser(oid: number, format?: 'text' | 'binary') {
+      if (vectorOids.has(oid) && format !== 'binary') return (value: string) => pgvector.fromSql(value);
+      return pg.types.getTypeParser(oid, format);
+    },
+  } as pg.CustomTypesConfig;
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.max ?? 10,
+    types,
+    application_name: options.applicationName ?? 'kbchat',
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // A restarted server drops every connection: the pool must not crash on the idle ones.
+    allowExitOnIdle: false,
+  });
+  pool.on('error', (err) => options.log?.warn({ err: { message: err.message } }, 'idle Postgres connection lost'));
+  return pool;
+}
+
+async function lookupVectorOids(connectionString: string): Promise<Set<number>> {
+  const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ oid: number }>(
+      "SELECT oid FROM pg_type WHERE typname IN ('vector', 'halfvec') AND typnamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'vector')",
+    );
+    if (rows.length === 0) throw new Error('the vector extension is not installed in this database');
+    return new Set(rows.map((r) => Number(r.oid)));
+  } finally {
+    await client.end();
+  }
+}
+
+/** Runs fn inside BEGIN/COMMIT on one client; rolls back on error. */
+export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await fn(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw err;
+  } finally {
+    // A connection that could not roll back is destroyed rather than reused.
+    client.release(broken);
+  }
+}
+
+/** Serialises a number[] for a vector parameter (`$1::vector`). */
+export function toVector(values: readonly number[]): string {
+  return pgvector.toSql(values as number[]) as string;
+}

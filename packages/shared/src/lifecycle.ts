@@ -1,0 +1,118 @@
+import { type Config, ConfigError, loadConfig, type Service } from './config.ts';
+import { createLogger, type Logger } from './logger.ts';
+import { createRuntime, type Runtime, StartupError } from './runtime.ts';
+
+/** A started service: stop() stops taking work and lets in-flight work finish. */
+export interface RunningService {
+  name: Service;
+  stop(): Promise<void>;
+}
+export type ServiceStarter = (rt: Runtime) => Promise<RunningService>;
+
+export interface RunningProcess {
+  runtime: Runtime;
+  services: RunningService[];
+  /** Stops services in order (gateway first: no new HTTP work), then closes the runtime. */
+  shutdown(): Promise<void>;
+}
+
+const ORDER: Service[] = ['gateway', 'crawler', 'embedder'];
+
+/** Starts the chosen services on one shared runtime. Used by bin/kbchat.ts, each service's main.ts and tests. */
+export async function startProcess(
+  config: Config,
+  starters: Partial<Record<Service, ServiceStarter>>,
+  log: Logger = createLogger({ level: config.LOG_LEVEL }),
+): Promise<RunningProcess> {
+  const runtime = await createRuntime(config, log);
+  const services: RunningService[] = [];
+  try {
+    for (const name of ORDER) {
+      if (!config.RUN.includes(name)) continue;
+      const start = starters[name];
+      if (!start) throw new StartupError(`this entry point cannot run ${name}`);
+      services.push(await start(runtime));
+    }
+  } catch (err) {
+    for (const s of services.reverse()) await s.stop().catch(() => {});
+    await runtime.close();
+    throw err;
+  }
+  let stopping: Promise<void> | undefined;
+  return {
+    runtime,
+    services,
+    shutdown() {
+      stopping ??= (async () => {
+        for (const s of services) {
+          try {
+            await s.stop();
+          } catch (err) {
+            log.warn({ service: s.name, err: { message: (err as Error).message } }, 'error while stopping');
+          }
+        }
+        await runtime.close();
+      })();
+      return stopping;
+    },
+  };
+}
+
+/**
+ * The process entry: parse config once (a bad value exits 1 naming the variable), start, and on
+ * SIGTERM/SIGINT shut down in order under a hard deadline (unref'd). Jobs still running at the
+ * deadline are not lost: their locks expire and BullMQ hands them to another worker.
+ */
+export async function runMain(
+  starters: Partial<Record<Service, ServiceStarter>>,
+  env: Record<string, string | undefined> = process.env,
+): Promise<void> {
+  let config: Config;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`kbchat: ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  const log = createLogger({ level: config.LOG_LEVEL });
+  let running: RunningProcess;
+  try {
+    running = await startProcess(config, starters, log);
+  } catch (err) {
+    if (err instanceof StartupError) {
+      log.fatal(err.message);
+      process.stderr.write(`kbchat: ${err.message}\n`);
+    } else {
+      log.fatal({ err }, 'start failed');
+    }
+    process.exit(1);
+  }
+  log.info({ services: running.services.map((s) => s.name) }, 'kbchat started');
+
+  let signalled = false;
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (signalled) return;
+    signalled = true;
+    log.info({ signal, deadlineMs: config.SHUTDOWN_TIMEOUT_MS }, 'shutting down');
+    const deadline = setTimeout(() => {
+      log.error('shutdown deadline passed: exiting with work still in flight (it returns to the queue)');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_MS);
+    deadline.unref();
+    running.shutdown().then(
+      () => {
+        log.info('shutdown complete');
+        process.exit(0);
+      },
+      (err) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', onSignal);
+  process.on('SIGINT', onSignal);
+}

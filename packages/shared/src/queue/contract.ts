@@ -1,0 +1,132 @@
+import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
+import type { Redis } from 'ioredis';
+import type { z } from 'zod';
+import type { Logger } from '../logger.ts';
+
+/**
+ * The one queue contract: a queue's name, its job names with their zod payloads and its default
+ * job options, shared by the producer (`QueueProducer.add`) and the consumer (`registerWorker`)
+ * so the two sides cannot drift. New payload fields must arrive as `.optional()` so jobs already
+ * in Redis survive a rolling deploy.
+ */
+export interface QueueDefinition<Jobs extends Record<string, z.ZodType>> {
+  name: string;
+  jobs: Jobs;
+  defaultJobOptions: JobsOptions;
+}
+
+export function defineQueue<const Jobs extends Record<string, z.ZodType>>(def: QueueDefinition<Jobs>): QueueDefinition<Jobs> {
+  return def;
+}
+
+type AnyQueue = QueueDefinition<Record<string, z.ZodType>>;
+export type JobName<Q extends AnyQueue> = keyof Q['jobs'] & string;
+export type JobInput<Q extends AnyQueue, N extends JobName<Q>> = z.input<Q['jobs'][N]>;
+export type JobData<Q extends AnyQueue, N extends JobName<Q>> = z.output<Q['jobs'][N]>;
+
+/** Bounded retention: Redis must not grow forever. */
+export const RETENTION = {
+  removeOnComplete: { age: 24 * 3600, count: 1000 },
+  removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
+} as const satisfies JobsOptions;
+
+/** BullMQ prefix: a {hash tag}, so every key of a queue lands in one Redis Cluster slot. */
+export function queuePrefix(redisPrefix: string): string {
+  return `{${redisPrefix}}`;
+}
+
+export class QueueProducer<Q extends AnyQueue> {
+  readonly queue: Queue;
+  readonly definition: Q;
+
+  constructor(definition: Q, connection: Redis, redisPrefix: string) {
+    this.definition = definition;
+    this.queue = new Queue(definition.name, {
+      connection,
+      prefix: queuePrefix(redisPrefix),
+      defaultJobOptions: definition.defaultJobOptions,
+      // Producers sit on request paths: fail fast when Redis is away, the caller has a fallback.
+      skipWaitingForReady: true,
+    });
+    this.queue.on('error', () => {});
+  }
+
+  /** Validates the payload before it reaches Redis: a bad payload is never enqueued. */
+  async add<N extends JobName<Q>>(name: N, data: JobInput<Q, N>, opts: JobsOptions = {}): Promise<Job> {
+    const payload = this.parse(name, data);
+    return this.queue.add(name, payload, opts);
+  }
+
+  async addBulk<N extends JobName<Q>>(jobs: { name: N; data: JobInput<Q, N>; opts?: JobsOptions }[]): Promise<Job[]> {
+    return this.queue.addBulk(jobs.map((j) => ({ name: j.name, data: this.parse(j.name, j.data), opts: j.opts ?? {} })));
+  }
+
+  private parse<N extends JobName<Q>>(name: N, data: unknown): JobData<Q, N> {
+    const schema = this.definition.jobs[name];
+    if (!schema) throw new Error(`Queue ${this.definition.name} has no job named ${name}`);
+    return schema.parse(data) as JobData<Q, N>;
+  }
+
+  close(): Promise<void> {
+    return this.queue.close();
+  }
+}
+
+export type JobHandlers<Q extends AnyQueue> = {
+  [N in JobName<Q>]: (data: JobData<Q, N>, job: Job) => Promise<unknown>;
+};
+
+/**
+ * Registers a worker for every job name of a queue. A handler missing for any job name fails
+ * at boot; a payload that does not match its schema fails the job at once, before any work
+ * (UnrecoverableError: no retry, nothing half-done).
+ */
+export function registerWorker<Q extends AnyQueue>(
+  definition: Q,
+  handlers: JobHandlers<Q>,
+  options: {
+    connection: Redis;
+    redisPrefix: string;
+    concurrency: number;
+    log: Logger;
+    worker?: Partial<WorkerOptions>;
+  },
+): Worker {
+  const missing = Object.keys(definition.jobs).filter((n) => typeof (handlers as Record<string, unknown>)[n] !== 'function');
+  if (missing.length > 0) throw new Error(`Queue ${definition.name}: no handler for job(s) ${missing.join(', ')}`);
+  const log = options.log.child({ queue: definition.name });
+
+  const worker = new Worker(
+    definition.name,
+    async (job: Job) => {
+      const schema = definition.jobs[job.name];
+      const handler = (handlers as Record<string, ((data: unknown, job: Job) => Promise<unknown>) | undefined>)[job.name];
+      if (!schema || !handler) throw new UnrecoverableError(`unknown job name ${job.name}`);
+      const parsed = schema.safeParse(job.data);
+      if (!parsed.success) {
+        log.error({ jobId: job.id, jobName: job.name, issues: parsed.error.issues.slice(0, 5) }, 'job payload rejected');
+        throw new UnrecoverableError(
+          `invalid payload for ${job.name}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+        );
+      }
+      return handler(parsed.data, job);
+    },
+    {
+      connection: options.connection,
+      prefix: queuePrefix(options.redisPrefix),
+      concurrency: options.concurrency,
+      autorun: true,
+      ...options.worker,
+    },
+  );
+  worker.on('failed', (job, err) => {
+    if (!job) return;
+    const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    log[final ? 'error' : 'warn'](
+      { jobId: job.id, jobName: job.name, attempt: job.attemptsMade, err: { message: err.message } },
+      final ? 'job failed' : 'job failed, will retry',
+    );
+  });
+  worker.on('error', (err) => log.warn({ err: { message: err.message } }, 'worker error'));
+  return worker;
+}

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { defineQueue, RETENTION } from './contract.ts';
+
+/**
+ * Every queue kbchat uses. Payloads carry ids, not rows: a processor re-reads the database,
+ * and treats "the row is gone" (a client deleted meanwhile) as done.
+ */
+
+const uuid = z.uuid();
+
+/** Crawl work: starting a crawl, fetching one page, and finishing a crawl. Consumed by the crawler. */
+export const crawlQueue = defineQueue({
+  name: 'crawl',
+  jobs: {
+    /** Reads robots.txt and sitemaps, seeds the frontier with the start URL. */
+    'crawl.start': z.object({ jobId: uuid, clientId: uuid }),
+    /** Fetches, extracts, chunks and stores one URL claimed in crawl_urls. */
+    'crawl.page': z.object({ jobId: uuid, clientId: uuid, url: z.string().url().max(4096), depth: z.number().int().min(0) }),
+    /** Completes a crawl whose frontier is empty: removes vanished pages, writes the result. */
+    'crawl.finish': z.object({ jobId: uuid, clientId: uuid }),
+  },
+  defaultJobOptions: { attempts: 4, backoff: { type: 'exponential', delay: 1_000 }, ...RETENTION },
+});
+
+/** Embedding work, consumed by the embedder. */
+export const embedQueue = defineQueue({
+  name: 'embed',
+  jobs: {
+    /** Embeds the given documents (one page's chunks, or a slice of a generate-embeddings run). */
+    'embed.documents': z.object({
+      clientId: uuid,
+      jobId: uuid.optional(),
+      documentIds: z.array(uuid).min(1).max(5000),
+    }),
+  },
+  defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 }, ...RETENTION },
+});
+
+/** Lead webhooks, consumed by the crawler (all egress to user-supplied URLs leaves from there). */
+export const webhookQueue = defineQueue({
+  name: 'webhook',
+  jobs: {
+    'webhook.lead': z.object({ leadId: uuid, clientId: uuid }),
+  },
+  defaultJobOptions: { attempts: 8, backoff: { type: 'exponential', delay: 2_000 }, ...RETENTION },
+});
+
+export const allQueues = [crawlQueue, embedQueue, webhookQueue] as const;

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+
+/**
+ * Building blocks for request schemas whose messages read as "<field> <message>" once the
+ * gateway prefixes the field path: "name is required", "email must be a valid email address".
+ */
+
+export function requiredString(opts: { max?: number; min?: number; trim?: boolean } = {}) {
+  const max = opts.max ?? 10_000;
+  let s = z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'is required' : 'must be a string') });
+  if (opts.trim !== false) s = s.trim();
+  return s
+    .min(opts.min ?? 1, { error: opts.min && opts.min > 1 ? `must be at least ${opts.min} characters` : 'is required' })
+    .max(max, { error: `must be at most ${max} characters` });
+}
+
+export function optionalString(opts: { max?: number } = {}) {
+  const max = opts.max ?? 10_000;
+  return z
+    .string({ error: 'must be a string' })
+    .trim()
+    .max(max, { error: `must be at most ${max} characters` })
+    .nullish()
+    .transform((v) => (v === undefined || v === null || v === '' ? undefined : v));
+}
+
+export function httpUrl(opts: { max?: number } = {}) {
+  const max = opts.max ?? 2048;
+  return z
+    .string({ error: (iss) => (iss.input === undefined ? 'is required' : 'must be a string') })
+    .trim()
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine(isHttpUrl, { error: 'must be a valid HTTP or HTTPS URL' });
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname.length > 0;
+  } catch {
+    return false;
+  }
+}
+
+/** `{ error, details }` — the one error body of every endpoint. */
+export const errorBody = z.object({
+  error: z.string(),
+  details: z.union([z.string(), z.array(z.string())]),
+});
+
+export const paginationQuery = z.object({
+  limit: z.coerce.number({ error: 'must be a number' }).int().min(1).max(500).default(50),
+  offset: z.coerce.number({ error: 'must be a number' }).int().min(0).max(1_000_000).default(0),
+});

@@ -1,0 +1,44 @@
+import { registerWorker } from '@kbchat/shared/queue/contract';
+import { crawlQueue, webhookQueue } from '@kbchat/shared/queue/queues';
+import { createWorkerRedis } from '@kbchat/shared/redis';
+import type { Runtime } from '@kbchat/shared/runtime';
+import type { Worker } from 'bullmq';
+import { crawlHandlers } from './crawl/handlers.ts';
+import { webhookHandlers } from './webhook/handlers.ts';
+
+export interface CrawlerWorkers {
+  workers: Worker[];
+  close(): Promise<void>;
+}
+
+/**
+ * The crawler service: crawl jobs and lead webhooks — every request to a user-supplied URL
+ * leaves from this service. Workers are registered here and nowhere else.
+ */
+export function buildCrawler(rt: Runtime): CrawlerWorkers {
+  const connection = createWorkerRedis(rt.redisUrl);
+  connection.on('error', () => {});
+  const log = rt.log.child({ service: 'crawler' });
+  const workers = [
+    registerWorker(crawlQueue, crawlHandlers(rt), {
+      connection,
+      redisPrefix: rt.config.REDIS_PREFIX,
+      concurrency: rt.config.CRAWL_CONCURRENCY,
+      log,
+    }),
+    registerWorker(webhookQueue, webhookHandlers(rt), {
+      connection,
+      redisPrefix: rt.config.REDIS_PREFIX,
+      concurrency: rt.config.WEBHOOK_CONCURRENCY,
+      log,
+    }),
+  ];
+  return {
+    workers,
+    async close() {
+      // close() stops fetching and waits for in-flight jobs; anything cut off returns via the stalled-job check.
+      await Promise.all(workers.map((w) => w.close()));
+      connection.disconnect();
+    },
+  };
+}

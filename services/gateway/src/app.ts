@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { Runtime } from '@kbchat/shared/runtime';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RawServerDefault } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { adminAuthHook } from './plugins/admin-auth.ts';
+import { registerErrorHandling } from './plugins/errors.ts';
+import { adminClientRoutes } from './routes/admin-clients.ts';
+import { healthRoutes } from './routes/health.ts';
+
+export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
+export type GatewayDeps = Pick<Runtime, 'config' | 'log' | 'pool' | 'redis' | 'queues'>;
+
+/** Builds the HTTP API without listening: main.ts listens, tests call this with real dependencies. */
+export async function buildApp(deps: GatewayDeps): Promise<App> {
+  const { config } = deps;
+  const app = Fastify({
+    loggerInstance: deps.log.child({ service: 'gateway' }) as FastifyBaseLogger,
+    bodyLimit: config.BODY_LIMIT_BYTES,
+    trustProxy: config.TRUST_PROXY,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    // Per-request access logs only at debug: at info they cost more than the chat query itself.
+    logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+  // Bodies are JSON (spec §4): anything else is 415, not a string that fails validation.
+  app.removeContentTypeParser('text/plain');
+  app.addHook('onSend', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'kbchat API', version: '0.1.0', description: 'Chat with a website: knowledge base, chat, leads.' },
+      components: { securitySchemes: { adminKey: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+
+  await healthRoutes(app, deps);
+
+  // Everything under /api/admin and /admin is registered in this scope, behind one auth hook.
+  await app.register(async (admin) => {
+    admin.addHook('onRequest', adminAuthHook(config.ADMIN_API_KEY));
+    await admin.register(adminClientRoutes(deps));
+  });
+
+  return app;
+}

@@ -1,0 +1,88 @@
+import { AppError, isUnavailableError } from '@kbchat/shared/errors';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The spec gives some endpoints (the crawl) a string `details`; the rest get an array. */
+    errorDetails?: 'string' | 'array';
+  }
+}
+
+interface ValidationItem {
+  instancePath?: string;
+  message?: string;
+  keyword?: string;
+}
+
+/** "name is required", "email must be a valid email address", "body must be a JSON object". */
+export function formatValidationIssue(item: ValidationItem, context: string | undefined): string {
+  const field = (item.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
+  const subject = field || (context === 'body' || context === undefined ? 'body' : context);
+  const message = item.message ?? 'is invalid';
+  if (!field && /expected object/i.test(message)) return `${subject} must be a JSON object`;
+  if (/^(is |must |should )/.test(message)) return `${subject} ${message}`;
+  return `${subject}: ${message}`;
+}
+
+function shapeDetails(req: FastifyRequest, details: string[] | string): string[] | string {
+  if (req.routeOptions?.config?.errorDetails === 'string') return Array.isArray(details) ? details.join('; ') : details;
+  return Array.isArray(details) ? details : [details];
+}
+
+const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; error: string; details: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'Invalid JSON', details: 'the request body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'Invalid request', details: 'the request body is empty; send a JSON object' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, error: 'Payload too large', details: 'the request body exceeds the size limit' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, error: 'Unsupported media type', details: 'send Content-Type: application/json' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, error: 'Invalid request', details: 'Content-Length does not match the body' },
+};
+
+/**
+ * One error handler: every error leaves as JSON `{ error, details }`. 4xx are logged as warn,
+ * 5xx as error; a 5xx body never carries internals (no stack, no SQL, no provider message).
+ */
+export function registerErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((err: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const details = err.validation.map((v) => formatValidationIssue(v, err.validationContext));
+      req.log.warn({ details }, 'request rejected');
+      return reply.status(400).send({ error: 'Invalid request', details: shapeDetails(req, details) });
+    }
+    if (err instanceof AppError) {
+      if (err.statusCode >= 500) req.log.error({ err }, err.message);
+      else req.log.warn({ status: err.statusCode, error: err.message }, 'request rejected');
+      const details = err.details === undefined ? [] : (err.details as string[] | string);
+      return reply
+        .status(err.statusCode)
+        .headers(err.headers)
+        .send({ error: err.message, details: shapeDetails(req, details) });
+    }
+    const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
+    if (known) {
+      req.log.warn({ code: err.code }, 'request rejected');
+      return reply.status(known.status).send({ error: known.error, details: shapeDetails(req, known.details) });
+    }
+    if (err instanceof SyntaxError || (err.statusCode === 400 && /JSON|prototype/i.test(err.message))) {
+      req.log.warn({ code: err.code }, 'request rejected');
+      return reply.status(400).send({ error: 'Invalid JSON', details: shapeDetails(req, 'the request body is not valid JSON') });
+    }
+    if (err.statusCode && err.statusCode >= 400 && err.statusCode < 500) {
+      req.log.warn({ status: err.statusCode, code: err.code }, 'request rejected');
+      return reply.status(err.statusCode).send({ error: err.message || 'Bad request', details: shapeDetails(req, []) });
+    }
+    if (isUnavailableError(err)) {
+      req.log.error({ err: { message: err.message, code: err.code } }, 'dependency unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ error: 'Service unavailable', details: shapeDetails(req, ['a backing service is not reachable; retry shortly']) });
+    }
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ error: 'Internal server error', details: shapeDetails(req, []) });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    reply.status(404).send({ error: 'Not found', details: [`no route for ${req.method} ${req.url.split('?')[0]}`] });
+  });
+}

@@ -1,0 +1,92 @@
+import { deleteClient, findClient, insertClient, listClients, updateClient } from '@kbchat/shared/db/clients';
+import { NotFoundError } from '@kbchat/shared/errors';
+import type { Runtime } from '@kbchat/shared/runtime';
+import { clientView, clientWithSecretView, createClientBody, toClientView, updateClientBody } from '@kbchat/shared/schemas/clients';
+import { errorBody, paginationQuery } from '@kbchat/shared/schemas/common';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+
+const clientParams = z.object({ clientId: z.string() });
+const notFound = () => new NotFoundError('Client not found', ['no client has this clientId']);
+
+/** Client administration (DESIGN.md §4). Registered inside the authenticated admin scope. */
+export function adminClientRoutes(rt: Pick<Runtime, 'pool'>): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      '/api/admin/clients',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'Create a client (tenant). The webhook secret is returned only here.',
+          body: createClientBody,
+          response: { 201: clientWithSecretView, 400: errorBody },
+        },
+      },
+      async (req, reply) => {
+        const row = await insertClient(rt.pool, req.body);
+        return reply.status(201).send({ ...toClientView(row), webhookSecret: row.webhook_secret });
+      },
+    );
+
+    app.get(
+      '/api/admin/clients',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'List clients',
+          querystring: paginationQuery,
+          response: { 200: z.object({ clients: z.array(clientView), total: z.number(), limit: z.number(), offset: z.number() }) },
+        },
+      },
+      async (req) => {
+        const { rows, total } = await listClients(rt.pool, req.query);
+        return { clients: rows.map(toClientView), total, limit: req.query.limit, offset: req.query.offset };
+      },
+    );
+
+    app.get(
+      '/api/admin/clients/:clientId',
+      { schema: { tags: ['admin'], summary: 'Get a client', params: clientParams, response: { 200: clientView, 404: errorBody } } },
+      async (req) => {
+        const row = await findClient(rt.pool, req.params.clientId);
+        if (!row) throw notFound();
+        return toClientView(row);
+      },
+    );
+
+    app.patch(
+      '/api/admin/clients/:clientId',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'Update a client; rotateWebhookSecret returns the new secret once',
+          params: clientParams,
+          body: updateClientBody,
+          response: { 200: clientView.extend({ webhookSecret: z.string().optional() }), 400: errorBody, 404: errorBody },
+        },
+      },
+      async (req) => {
+        const row = await updateClient(rt.pool, req.params.clientId, req.body);
+        if (!row) throw notFound();
+        return { ...toClientView(row), ...(req.body.rotateWebhookSecret ? { webhookSecret: row.webhook_secret } : {}) };
+      },
+    );
+
+    app.delete(
+      '/api/admin/clients/:clientId',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'Delete a client and all of its data',
+          params: clientParams,
+          response: { 200: z.object({ success: z.boolean(), clientId: z.string(), message: z.string() }), 404: errorBody },
+        },
+      },
+      async (req) => {
+        const deleted = await deleteClient(rt.pool, req.params.clientId);
+        if (!deleted) throw notFound();
+        return { success: true, clientId: req.params.clientId, message: 'Client and all its data deleted' };
+      },
+    );
+  };
+}
