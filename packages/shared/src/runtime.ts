@@ -61,6 +61,9 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
     const redis = createRedis(redisUrl);
     redis.on('error', (err) => log.debug({ err: { message: err.message } }, 'redis connection error'));
     cleanups.push(async () => redis.disconnect());
+    // BullMQ checks the server version once when a queue is created; on a fail-fast connection that
+    // is not connected yet the check fails and the queue stays broken, so producers wait for ready.
+    await waitUntilReady(redis, 10_000);
 
     const queues: Queues = {
       crawl: new QueueProducer(crawlQueue, redis, config.REDIS_PREFIX),
@@ -83,6 +86,21 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
     await runCleanups(cleanups, log);
     throw err;
   }
+}
+
+function waitUntilReady(redis: Redis, timeoutMs: number): Promise<void> {
+  if (redis.status === 'ready') return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      redis.off('ready', onReady);
+      reject(new StartupError(`Redis did not become ready within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const onReady = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    redis.once('ready', onReady);
+  });
 }
 
 async function resolveRedis(config: Config, log: Logger, cleanups: (() => Promise<unknown>)[]): Promise<string> {

@@ -7,6 +7,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, t
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminAuthHook } from './plugins/admin-auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
+import { registerMetrics } from './plugins/metrics.ts';
 import { adminClientRoutes } from './routes/admin-clients.ts';
 import { healthRoutes } from './routes/health.ts';
 
@@ -46,10 +47,12 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
 
   await healthRoutes(app, deps);
+  const metrics = registerMetrics(app, deps);
 
   // Everything under /api/admin and /admin is registered in this scope, behind one auth hook.
   await app.register(async (admin) => {
     admin.addHook('onRequest', adminAuthHook(config.ADMIN_API_KEY));
+    await metrics.routes(admin);
     await admin.register(adminClientRoutes(deps));
   });
 
