@@ -83,6 +83,8 @@ const configObject = z.object({
 
   // Limits
   CHAT_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(60),
+  /** Leads one IP (an IPv6 /64) may submit per client per hour: form spam stops here. */
+  LEAD_RATE_LIMIT_PER_HOUR: int(1, 1_000_000).default(20),
   MAX_PAGES_DEFAULT: int(1, 1_000_000).default(50),
   MAX_PAGES_LIMIT: int(1, 1_000_000).default(1000),
 
@@ -91,6 +93,18 @@ const configObject = z.object({
   EMBED_CONCURRENCY: int(1, 64).default(2),
   WEBHOOK_CONCURRENCY: int(1, 256).default(16),
   WEBHOOK_TIMEOUT_MS: int(100, 120_000).default(10_000),
+  /** Delivery attempts of one lead webhook while the receiver is unreachable (a non-2xx answer is never retried). */
+  WEBHOOK_MAX_ATTEMPTS: int(1, 100).default(12),
+  /** First retry delay; each further retry doubles it (12 attempts at 5 s span about 2.8 hours). */
+  WEBHOOK_BACKOFF_MS: int(10, 3_600_000).default(5_000),
+  /** In-flight deliveries per client, so one client's slow receiver cannot take every webhook slot. */
+  WEBHOOK_PER_CLIENT_CONCURRENCY: int(1, 256).default(4),
+  /** How often the crawler looks for committed leads whose webhook job never reached Redis. */
+  WEBHOOK_OUTBOX_SWEEP_MS: int(100, 3_600_000).default(5_000),
+  /** A pending lead younger than this is left to the request that created it. */
+  WEBHOOK_OUTBOX_MIN_AGE_MS: int(0, 3_600_000).default(5_000),
+  /** A queued lead not seen in Redis for this long has its job looked up, and re-enqueued if it vanished. */
+  WEBHOOK_OUTBOX_STALE_MS: int(1_000, 86_400_000).default(60_000),
   /** Allow requests to loopback/private addresses from user-supplied URLs (tests and local demos only). */
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: bool.default(false),
 });
