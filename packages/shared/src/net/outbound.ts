@@ -2,6 +2,7 @@ import dns, { type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
+import type stream from 'node:stream';
 import got, { type Got } from 'got';
 import ipaddr from 'ipaddr.js';
 import { canonicalHost, classifyAddress, isIpLiteral } from './address-policy.ts';
@@ -122,13 +123,21 @@ function guardedLookup(policy: AddressPolicy, url: string, base: LookupFunction)
 }
 
 type ConnectionOptions = net.NetConnectOpts & { host?: string; port?: number; protocol?: string; lookup?: net.LookupFunction };
-type ConnectionCallback = (err: Error | null, socket?: net.Socket) => void;
+type AgentCallback = (err: Error | null, stream: stream.Duplex) => void;
+
+/** The agent's callback fails the request that asked for the socket. */
+function failWith(cb: AgentCallback | undefined): (err: Error) => void {
+  return (err) => {
+    if (cb) cb(err, undefined as unknown as stream.Duplex);
+    else throw err;
+  };
+}
 
 /** Judges the peer before handing the socket over; returns undefined after failing cb for a refused literal. */
 function guardConnection(
   policy: AddressPolicy,
   options: ConnectionOptions,
-  cb: ConnectionCallback,
+  fail: (err: Error) => void,
   connect: (o: ConnectionOptions) => net.Socket,
 ): net.Socket | undefined {
   const host = (options.host ?? 'localhost').replace(/^\[|\]$/g, '');
@@ -138,7 +147,7 @@ function guardConnection(
       try {
         checkAddress(policy, url, host);
       } catch (err) {
-        cb(err as Error);
+        fail(err as Error);
         return undefined;
       }
     } else {
@@ -168,8 +177,10 @@ class GuardedHttpAgent extends http.Agent {
     super(options);
     this.#policy = policy;
   }
-  override createConnection(options: ConnectionOptions, cb: ConnectionCallback): net.Socket | undefined {
-    return guardConnection(this.#policy, { ...options, protocol: 'http:' }, cb, (o) => net.createConnection(o));
+  override createConnection(options: http.ClientRequestArgs, cb?: AgentCallback): stream.Duplex | undefined {
+    return guardConnection(this.#policy, { ...(options as ConnectionOptions), protocol: 'http:' }, failWith(cb), (o) =>
+      net.createConnection(o),
+    );
   }
 }
 
@@ -179,10 +190,10 @@ class GuardedHttpsAgent extends https.Agent {
     super(options);
     this.#policy = policy;
   }
-  override createConnection(options: ConnectionOptions, cb: ConnectionCallback): net.Socket | undefined {
+  override createConnection(options: http.ClientRequestArgs, cb?: AgentCallback): stream.Duplex | undefined {
     // https.Agent's own createConnection does the TLS setup (SNI, session cache); only the lookup differs.
-    const connect = (o: ConnectionOptions) => https.Agent.prototype.createConnection.call(this, o, undefined as never) as net.Socket;
-    return guardConnection(this.#policy, { ...options, protocol: 'https:' }, cb, connect);
+    const connect = (o: ConnectionOptions) => super.createConnection(o as http.ClientRequestArgs) as net.Socket;
+    return guardConnection(this.#policy, { ...(options as ConnectionOptions), protocol: 'https:' }, failWith(cb), connect);
   }
 }
 
