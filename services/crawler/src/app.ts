@@ -1,3 +1,4 @@
+import { startOutboxSweep } from '@kbchat/shared/leads/outbox';
 import { registerWorker } from '@kbchat/shared/queue/contract';
 import { crawlQueue, webhookQueue } from '@kbchat/shared/queue/queues';
 import { createWorkerRedis } from '@kbchat/shared/redis';
@@ -33,10 +34,13 @@ export function buildCrawler(rt: Runtime): CrawlerWorkers {
       log,
     }),
   ];
+  // Leads committed while Redis was away get their webhook job from here (the lead outbox).
+  const outbox = startOutboxSweep({ ...rt, log }, rt.config.WEBHOOK_OUTBOX_SWEEP_MS);
   return {
     workers,
     async close() {
       // close() stops fetching and waits for in-flight jobs; anything cut off returns via the stalled-job check.
+      await outbox.stop();
       await Promise.all(workers.map((w) => w.close()));
       connection.disconnect();
     },

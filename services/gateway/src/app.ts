@@ -9,7 +9,9 @@ import { adminAuthHook } from './plugins/admin-auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { adminClientRoutes } from './routes/admin-clients.ts';
+import { adminLeadRoutes } from './routes/admin-leads.ts';
 import { healthRoutes } from './routes/health.ts';
+import { leadRoutes } from './routes/lead.ts';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 export type GatewayDeps = Pick<Runtime, 'config' | 'log' | 'pool' | 'redis' | 'queues'>;
@@ -49,11 +51,15 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   await healthRoutes(app, deps);
   const metrics = registerMetrics(app, deps);
 
+  // Public endpoints: identified by clientId in the body, no credential (spec §5).
+  await app.register(leadRoutes(deps));
+
   // Everything under /api/admin and /admin is registered in this scope, behind one auth hook.
   await app.register(async (admin) => {
     admin.addHook('onRequest', adminAuthHook(config.ADMIN_API_KEY));
     await metrics.routes(admin);
     await admin.register(adminClientRoutes(deps));
+    await admin.register(adminLeadRoutes(deps));
   });
 
   return app;

@@ -1,13 +1,32 @@
+import { createWebhookHttpClient, deliverLeadWebhook } from '@kbchat/shared/leads/webhook-delivery';
 import type { JobHandlers } from '@kbchat/shared/queue/contract';
 import type { webhookQueue } from '@kbchat/shared/queue/queues';
 import type { Runtime } from '@kbchat/shared/runtime';
-import { UnrecoverableError } from 'bullmq';
+import { DelayedError } from 'bullmq';
 
-// Placeholder until lead webhooks land (issue 3).
-export function webhookHandlers(_rt: Runtime): JobHandlers<typeof webhookQueue> {
+/**
+ * Lead webhooks: the crawler sends them because every request to a user-supplied URL leaves from
+ * this service. The processor only maps a delivery result onto BullMQ: an unreachable receiver is
+ * an error (BullMQ retries with the job's backoff); a lead that must wait for its client's slot is
+ * delayed without spending an attempt; everything else completes the job.
+ */
+export function webhookHandlers(rt: Runtime): JobHandlers<typeof webhookQueue> {
+  const deps = {
+    config: rt.config,
+    pool: rt.pool,
+    log: rt.log.child({ service: 'crawler', component: 'lead-webhook' }),
+    http: createWebhookHttpClient(rt.config),
+  };
   return {
-    'webhook.lead': async () => {
-      throw new UnrecoverableError('webhooks are not implemented yet');
+    'webhook.lead': async (data, job) => {
+      const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const result = await deliverLeadWebhook(deps, data, { finalAttempt });
+      if (result.kind === 'wait') {
+        await job.moveToDelayed(Date.now() + result.retryInMs, job.token);
+        throw new DelayedError();
+      }
+      if (result.kind === 'unreachable') throw new Error(`webhook receiver unreachable: ${result.error}`);
+      return result;
     },
   };
 }
