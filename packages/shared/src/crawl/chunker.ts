@@ -1,9 +1,18 @@
+import { createHash } from 'node:crypto';
+
 /**
- * Splits a page into ~1000-character chunks with overlap (DESIGN.md §5, spec §8).
- * CONTRACT (owner: the "web" work package): split at paragraph, then sentence boundaries (CJK
- * sentence ends too), never an empty or whitespace-only chunk, the section heading kept with each
- * chunk; deterministic (same input → same chunks and hashes, which a re-crawl relies on).
- * STUB: fixed windows.
+ * Splits a page into chunks of at most CHUNK_SIZE characters with CHUNK_OVERLAP characters of
+ * overlap (DESIGN.md §5, spec §8; the reasoning is in docs/crawling.md "Chunking").
+ *
+ * Within a section: paragraphs are packed whole while they fit; a paragraph too long for one chunk
+ * is cut at sentence ends (. ! ? … and the CJK 。！？), a sentence too long at the last space or CJK
+ * comma inside the window, text with neither at exactly CHUNK_SIZE. A chunk after the first of a section
+ * starts with the previous chunk's last whole sentences (up to CHUNK_OVERLAP), so a fact that straddles a
+ * cut is whole in one of the two. A section shorter than MIN_SECTION_CHARS is folded into the chunk
+ * before it (its heading written as a line) rather than standing alone as a chunk too small to be worth
+ * an embedding. Chunks never are empty or whitespace-only, keep their section heading, and do NOT carry
+ * the page title: the pipeline stores it apart, and chunkEmbeddingText adds both for the embedder.
+ * Deterministic: the same sections give the same chunks and hashes, which a re-crawl relies on.
  */
 export interface PageSection {
   heading: string | null;
@@ -18,21 +27,221 @@ export interface Chunk {
   hash: string;
 }
 
-import { createHash } from 'node:crypto';
-
 export const CHUNK_SIZE = 1000;
 export const CHUNK_OVERLAP = 150;
+/** Sections shorter than this join the previous chunk when it has room. */
+export const MIN_SECTION_CHARS = 200;
 
-export function chunkSections(sections: PageSection[]): Chunk[] {
-  const chunks: Chunk[] = [];
-  for (const s of sections) {
-    const text = s.text.trim();
-    for (let i = 0; i < text.length; i += CHUNK_SIZE - CHUNK_OVERLAP) {
-      const content = text.slice(i, i + CHUNK_SIZE).trim();
-      if (content)
-        chunks.push({ index: chunks.length, heading: s.heading, content, hash: createHash('sha256').update(content).digest('hex') });
-      if (i + CHUNK_SIZE >= text.length) break;
+/** A piece of a paragraph that fits in a chunk, with the whitespace that separated it from the previous piece. */
+interface Unit {
+  text: string;
+  sep: string;
+}
+
+export function chunkSections(sections: PageSection[], options: { size?: number; overlap?: number } = {}): Chunk[] {
+  const size = options.size ?? CHUNK_SIZE;
+  const overlap = Math.min(options.overlap ?? CHUNK_OVERLAP, Math.floor(size / 2));
+  const drafts: { heading: string | null; content: string }[] = [];
+  let previousSectionEnd = -1;
+
+  for (const section of sections) {
+    const heading = cleanHeading(section.heading);
+    const text = normalizeText(section.text);
+    if (!text) continue;
+
+    // Fold a short section into the chunk before it, when that chunk closed the previous section.
+    const last = drafts[drafts.length - 1];
+    if (text.length < MIN_SECTION_CHARS && last && previousSectionEnd === drafts.length - 1) {
+      const addition = heading ? `${heading}\n${text}` : text;
+      if (last.content.length + 2 + addition.length <= size) {
+        last.content = `${last.content}\n\n${addition}`;
+        continue;
+      }
+    }
+
+    for (const content of packSection(text, size, overlap)) drafts.push({ heading, content });
+    previousSectionEnd = drafts.length - 1;
+  }
+
+  return drafts.map((d, index) => ({ index, heading: d.heading, content: d.content, hash: sha256(d.content) }));
+}
+
+/**
+ * The text the embedder (and the retrieval query side) sees for a chunk: the page title and section
+ * heading give a chunk its context ("Pricing — Enterprise plan") without being stored in its content.
+ */
+export function chunkEmbeddingText(title: string | null | undefined, heading: string | null | undefined, content: string): string {
+  const t = title?.trim() ?? '';
+  const h = heading?.trim() ?? '';
+  const head = [t, h && h !== t ? h : ''].filter(Boolean).join('\n');
+  return head ? `${head}\n\n${content}` : content;
+}
+
+function packSection(text: string, size: number, overlap: number): string[] {
+  const chunks: string[] = [];
+  let current: Unit[] = [];
+  let length = 0;
+
+  const flush = () => {
+    const content = joinUnits(current);
+    if (content) chunks.push(content);
+    const carried = overlapUnits(current, overlap);
+    current = carried;
+    length = unitsLength(carried);
+    return carried.length > 0;
+  };
+
+  for (const paragraph of text.split(/\n[ \t]*\n/)) {
+    const para = paragraph.trim();
+    if (!para) continue;
+    const units = para.length <= size ? [{ text: para, sep: '' }] : splitParagraph(para, size);
+    units[0]!.sep = '\n\n';
+    for (const unit of units) {
+      const added = (current.length ? unit.sep.length : 0) + unit.text.length;
+      if (current.length && length + added > size) {
+        const hadOverlap = flush();
+        // The overlap must leave room for the unit that did not fit; drop it from the front until it does.
+        while (hadOverlap && current.length && length + unit.sep.length + unit.text.length > size) {
+          current.shift();
+          length = unitsLength(current);
+        }
+      }
+      length += (current.length ? unit.sep.length : 0) + unit.text.length;
+      current.push(unit);
     }
   }
+  // Every flush is followed by a push, so what is left always holds text not yet emitted.
+  const content = joinUnits(current);
+  if (content) chunks.push(content);
   return chunks;
+}
+
+/**
+ * The last whole sentences of a chunk that fit in `overlap` characters; when not even one does (a very
+ * long sentence, code), the end of the last one cut at a space.
+ */
+function overlapUnits(units: Unit[], overlap: number): Unit[] {
+  if (overlap <= 0 || units.length === 0) return [];
+  const carried: Unit[] = [];
+  let total = 0;
+  outer: for (let i = units.length - 1; i >= 0; i--) {
+    const sentences = splitParagraph(units[i]!.text, Number.POSITIVE_INFINITY);
+    if (sentences.length) sentences[0]!.sep = units[i]!.sep;
+    for (let j = sentences.length - 1; j >= 0; j--) {
+      const s = sentences[j]!;
+      const add = s.text.length + (carried.length ? carried[0]!.sep.length : 0);
+      if (total + add > overlap) break outer;
+      carried.unshift({ ...s });
+      total += add;
+    }
+  }
+  if (carried.length === 0) {
+    const tail = tailCut(units[units.length - 1]!.text, overlap);
+    return tail ? [{ text: tail, sep: '' }] : [];
+  }
+  carried[0]!.sep = '';
+  return carried;
+}
+
+/** The end of s, at most max characters, starting after a space when there is one. */
+function tailCut(s: string, max: number): string {
+  if (s.length <= max) return s;
+  let start = s.length - max;
+  const space = s.slice(start).search(/\s/);
+  if (space >= 0 && space < max / 2) start += space + 1;
+  if (isLowSurrogate(s.charCodeAt(start))) start++;
+  return s.slice(start).trim();
+}
+
+function joinUnits(units: Unit[]): string {
+  return units
+    .map((u, i) => (i === 0 ? u.text : u.sep + u.text))
+    .join('')
+    .trim();
+}
+
+function unitsLength(units: Unit[]): number {
+  return units.reduce((n, u, i) => n + u.text.length + (i === 0 ? 0 : u.sep.length), 0);
+}
+
+// A sentence ends after . ! ? … (plus closing quotes/brackets) followed by whitespace, after the CJK
+// full stops 。！？ (no whitespace follows them), or at a line break.
+const SENTENCE_END = /[.!?…]+["'”’)\]]*(?=\s)|[。！？]+[」』”’)）]*|\n/g;
+
+/** Splits a paragraph longer than size into sentence units, hard-splitting sentences still too long. */
+function splitParagraph(para: string, size: number): Unit[] {
+  const units: Unit[] = [];
+  let start = 0;
+  const push = (end: number) => {
+    const raw = para.slice(start, end);
+    const lead = raw.length - raw.trimStart().length;
+    const body = raw.trim();
+    if (body) {
+      const gap = raw.slice(0, lead);
+      const sep = gap.includes('\n') ? '\n' : gap ? ' ' : '';
+      for (const [i, piece] of hardSplit(body, size).entries()) units.push({ text: piece.text, sep: i === 0 ? sep : piece.sep });
+    }
+    start = end;
+  };
+  for (const m of para.matchAll(SENTENCE_END)) push(m.index + m[0].length);
+  push(para.length);
+  return units;
+}
+
+// Inside a window, a cut prefers whitespace, then CJK and Latin commas/semicolons.
+const SOFT_BREAK = /[\s、，,；;：:]/;
+
+function hardSplit(s: string, size: number): Unit[] {
+  if (s.length <= size) return [{ text: s, sep: '' }];
+  const out: Unit[] = [];
+  let rest = s;
+  let sep = '';
+  while (rest.length > size) {
+    // Cut before a space (dropped) or after a comma-like mark (kept), as far right in the window as possible.
+    let end = -1;
+    let skip = 0;
+    for (let i = size; i > size * 0.6; i--) {
+      if (/\s/.test(rest[i]!)) {
+        end = i;
+        skip = 1;
+        break;
+      }
+      if (SOFT_BREAK.test(rest[i - 1]!)) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) {
+      end = size;
+      if (isLowSurrogate(rest.charCodeAt(end))) end--;
+    }
+    const piece = rest.slice(0, end).trim();
+    if (piece) out.push({ text: piece, sep });
+    sep = skip ? ' ' : '';
+    rest = rest.slice(end + skip).trimStart();
+  }
+  if (rest.trim()) out.push({ text: rest.trim(), sep });
+  return out;
+}
+
+function isLowSurrogate(code: number): boolean {
+  return code >= 0xdc00 && code <= 0xdfff;
+}
+
+function cleanHeading(heading: string | null): string | null {
+  const h = heading?.replace(/\s+/g, ' ').trim();
+  return h ? h : null;
+}
+
+/** Unifies line ends, trims line-end spaces, collapses runs of blank lines; keeps paragraph breaks. */
+function normalizeText(text: string): string {
+  return text
+    .replace(/\r\n?/g, '\n')
+    .replace(/[ \t\f\v\u00a0]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+function sha256(s: string): string {
+  return createHash('sha256').update(s).digest('hex');
 }
