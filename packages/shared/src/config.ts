@@ -88,6 +88,30 @@ const configObject = z.object({
   MAX_PAGES_DEFAULT: int(1, 1_000_000).default(50),
   MAX_PAGES_LIMIT: int(1, 1_000_000).default(1000),
 
+  // Chat and retrieval (docs/retrieval.md)
+  /** Messages of the session (both roles) used to rewrite a follow-up and sent to the model as history. */
+  CHAT_HISTORY_MESSAGES: int(0, 100).default(10),
+  /** Query embeddings kept in Redis this long (0 disables the cache); ~6 KB each. */
+  QUERY_EMBEDDING_CACHE_TTL_SECONDS: int(0, 2_592_000).default(3600),
+  /** Rows taken from each of the vector and the full-text lists before fusion. */
+  RETRIEVAL_CANDIDATES: int(1, 200).default(20),
+  /** Passages handed to the chat model. */
+  RETRIEVAL_PASSAGES: int(1, 50).default(6),
+  /** Tenants with at most this many documents get an exact vector scan; bigger ones HNSW with iterative scan. */
+  RETRIEVAL_EXACT_SCAN_MAX_DOCS: int(0, 100_000_000).default(2000),
+  /** hnsw.ef_search for the HNSW scan (set per transaction). */
+  RETRIEVAL_HNSW_EF_SEARCH: int(10, 1000).default(100),
+  /** Relevance floor on cosine similarity; empty: the embedding provider's default (docs/retrieval.md). */
+  RETRIEVAL_MIN_SIMILARITY: optionalString.pipe(
+    z
+      .string()
+      .transform(Number)
+      .pipe(z.number({ message: 'must be a number' }).min(0).max(1))
+      .optional(),
+  ),
+  /** Relevance floor on the share of the question's words a chunk contains. */
+  RETRIEVAL_MIN_TERM_COVERAGE: z.coerce.number({ message: 'must be a number' }).min(0).max(1).default(0.75),
+
   // Workers
   CRAWL_CONCURRENCY: int(1, 256).default(8),
   EMBED_CONCURRENCY: int(1, 64).default(2),

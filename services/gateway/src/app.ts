@@ -10,6 +10,7 @@ import { registerErrorHandling } from './plugins/errors.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { adminClientRoutes } from './routes/admin-clients.ts';
 import { adminLeadRoutes } from './routes/admin-leads.ts';
+import { chatRoutes } from './routes/chat.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/lead.ts';
 
@@ -52,6 +53,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   const metrics = registerMetrics(app, deps);
 
   // Public endpoints: identified by clientId in the body, no credential (spec §5).
+  await app.register(chatRoutes(deps));
   await app.register(leadRoutes(deps));
 
   // Everything under /api/admin and /admin is registered in this scope, behind one auth hook.

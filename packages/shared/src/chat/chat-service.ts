@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import type { Redis } from 'ioredis';
+import type { Config } from '../config.ts';
+import type { ClientRow } from '../db/clients.ts';
+import { insertMessages, recentMessages } from '../db/messages.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { touchSession } from '../db/sessions.ts';
+import { recordUsage, type UsageEntry } from '../db/usage.ts';
+import type { Logger } from '../logger.ts';
+import {
+  type ChatInput,
+  type ChatOutput,
+  type ChatProvider,
+  type ChatTurn,
+  type ChatUsage,
+  createChatProvider,
+} from '../providers/chat.ts';
+import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings.ts';
+import type { ChatResponse } from '../schemas/chat.ts';
+import { createQueryEmbedder } from './query-embedding.ts';
+import { type RankedPassage, type RetrievalSettings, retrieve, sourcesOf } from './retrieval.ts';
+
+/**
+ * Relevance floor on cosine similarity when RETRIEVAL_MIN_SIMILARITY is unset, per embedding
+ * provider, because their similarity scales differ (docs/retrieval.md explains the values).
+ */
+export const DEFAULT_MIN_SIMILARITY: Record<EmbeddingProvider['kind'], number> = {
+  local: 0.3,
+  openai: 0.3,
+};
+
+export interface ChatServiceDeps {
+  config: Config;
+  log: Logger;
+  pool: Pool;
+  redis: Redis;
+  /** Defaults to the configured providers; tests and benches may pass their own. */
+  embeddings?: EmbeddingProvider;
+  chat?: ChatProvider;
+}
+
+export interface ChatRequest {
+  client: Pick<ClientRow, 'id' | 'name'>;
+  message: string;
+  sessionId?: string;
+  pageUrl?: string;
+  signal?: AbortSignal;
+}
+
+/** Everything decided before the model is called: the stream route sends errors up to here as plain JSON. */
+export interface PreparedChat {
+  clientId: string;
+  sessionId: string;
+  input: ChatInput;
+  passages: RankedPassage[];
+  usage: UsageEntry[];
+}
+
+export type ChatServiceEvent = { type: 'token'; text: string } | { type: 'done'; response: ChatResponse };
+
+export interface ChatService {
+  readonly embeddings: EmbeddingProvider;
+  readonly chat: ChatProvider;
+  readonly settings: RetrievalSettings;
+  prepare(req: ChatRequest): Promise<PreparedChat>;
+  /** Maps the used passages to sources, stores both turns and the usage, and returns the response. */
+  finish(prepared: PreparedChat, output: ChatOutput): Promise<ChatResponse>;
+  answer(req: ChatRequest): Promise<ChatResponse>;
+  /** Tokens as the provider produces them, then exactly one `done` once the turns are stored. */
+  stream(prepared: PreparedChat): AsyncIterable<ChatServiceEvent>;
+}
+
+export function createChatService(deps: ChatServiceDeps): ChatService {
+  const { config, log, pool } = deps;
+  const embeddings = deps.embeddings ?? createEmbeddingProvider(config);
+  const chat = deps.chat ?? createChatProvider(config);
+  const settings: RetrievalSettings = {
+    candidates: config.RETRIEVAL_CANDIDATES,
+    passages: config.RETRIEVAL_PASSAGES,
+    exactScanMaxDocs: config.RETRIEVAL_EXACT_SCAN_MAX_DOCS,
+    efSearch: config.RETRIEVAL_HNSW_EF_SEARCH,
+    minSimilarity: config.RETRIEVAL_MIN_SIMILARITY ?? DEFAULT_MIN_SIMILARITY[embeddings.kind],
+    minTermCoverage: config.RETRIEVAL_MIN_TERM_COVERAGE,
+  };
+  const embedQuery = createQueryEmbedder({
+    redis: deps.redis,
+    keyPrefix: config.REDIS_PREFIX,
+    ttlSeconds: config.QUERY_EMBEDDING_CACHE_TTL_SECONDS,
+    provider: embeddings,
+    log,
+  });
+  let lastEmbedWarning = 0;
+
+  async function prepare(req: ChatRequest): Promise<PreparedChat> {
+    const clientId = req.client.id;
+    const sessionId = req.sessionId ?? randomUUID();
+    const usage: UsageEntry[] = [];
+    const history: ChatTurn[] = req.sessionId ? await recentMessages(pool, clientId, sessionId, config.CHAT_HISTORY_MESSAGES) : [];
+
+    let query = req.message;
+    if (history.length > 0) {
+      const rewritten = await chat.rewriteQuery(req.message, history, req.signal);
+      if (rewritten.query.trim()) query = rewritten.query.trim();
+      if (rewritten.usage) usage.push(chatUsage(clientId, rewritten.usage));
+    }
+
+    let embedding: number[] | undefined;
+    try {
+      const q = await embedQuery(query, req.signal);
+      embedding = q.vector;
+      if (!q.cached && embeddings.costPer1kTokens > 0) {
+        usage.push({
+          clientId,
+          kind: 'query-embedding',
+          model: embeddings.model,
+          promptTokens: q.tokens,
+          costUsd: (q.tokens / 1000) * embeddings.costPer1kTokens,
+        });
+      }
+    } catch (err) {
+      if (req.signal?.aborted) throw err;
+      // Full-text retrieval still answers while the embedding provider is down; the chat model
+      // call that follows decides whether the request fails.
+      if (Date.now() - lastEmbedWarning > 30_000) {
+        lastEmbedWarning = Date.now();
+        log.error({ err: { message: (err as Error).message } }, 'query embedding failed; retrieving by full text only');
+      }
+    }
+
+    const retrieved = await retrieve(pool, settings, {
+      clientId,
+      query,
+      embedding,
+      embeddingModel: embeddings.model,
+      ...(req.pageUrl ? { pageUrl: req.pageUrl } : {}),
+    });
+    log.debug(
+      {
+        clientId,
+        scan: retrieved.scan,
+        considered: retrieved.considered,
+        passages: retrieved.passages.length,
+        rewritten: query !== req.message,
+      },
+      'retrieved',
+    );
+
+    const input: ChatInput = {
+      clientName: req.client.name,
+      message: req.message,
+      query,
+      history,
+      passages: retrieved.passages.map((p) => ({ id: p.id, url: p.url, title: p.title, heading: p.heading, content: p.content })),
+      ...(req.pageUrl ? { pageUrl: req.pageUrl } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
+    };
+    return { clientId, sessionId, input, passages: retrieved.passages, usage };
+  }
+
+  async function finish(prepared: PreparedChat, output: ChatOutput): Promise<ChatResponse> {
+    // Only passages we retrieved can become sources, in our rank order: never an invented citation.
+    const used = new Set(output.usedPassageIds);
+    const sources = sourcesOf(prepared.passages.filter((p) => used.has(p.id)));
+    const response: ChatResponse = {
+      answer: output.answer,
+      sources,
+      sessionId: prepared.sessionId,
+      leadCaptureIntent: output.leadCaptureIntent,
+    };
+    const usage = output.usage ? [...prepared.usage, chatUsage(prepared.clientId, output.usage)] : prepared.usage;
+    await withTransaction(pool, async (tx) => {
+      await touchSession(tx, prepared.clientId, prepared.sessionId);
+      await insertMessages(tx, prepared.clientId, prepared.sessionId, [
+        { role: 'user', content: prepared.input.message },
+        { role: 'assistant', content: output.answer, sources, leadCaptureIntent: output.leadCaptureIntent },
+      ]);
+      for (const entry of usage) await recordUsage(tx, entry);
+    });
+    return response;
+  }
+
+  return {
+    embeddings,
+    chat,
+    settings,
+    prepare,
+    finish,
+    async answer(req) {
+      const prepared = await prepare(req);
+      return finish(prepared, await chat.answer(prepared.input));
+    },
+    async *stream(prepared) {
+      for await (const event of chat.stream(prepared.input)) {
+        if (event.type === 'token') {
+          if (event.text) yield { type: 'token', text: event.text };
+          continue;
+        }
+        yield { type: 'done', response: await finish(prepared, event.output) };
+        return;
+      }
+      throw new Error('the chat provider ended its stream without a result');
+    },
+  };
+}
+
+function chatUsage(clientId: string, u: ChatUsage): UsageEntry {
+  return {
+    clientId,
+    kind: 'chat',
+    model: u.model,
+    promptTokens: u.promptTokens,
+    completionTokens: u.completionTokens,
+    costUsd: u.costUsd,
+  };
+}

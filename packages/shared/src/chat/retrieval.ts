@@ -1,0 +1,169 @@
+import { normalizeUrl } from '../crawl/url.ts';
+import type { Pool } from '../db/pool.ts';
+import { type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
+
+/**
+ * Hybrid retrieval (DESIGN.md §5, docs/retrieval.md): vector and full-text candidates fused by
+ * reciprocal rank fusion, a relevance floor on absolute signals (RRF scores are rank-based and
+ * say nothing about whether anything matched), a boost for the visitor's current page, and
+ * near-duplicate removal that prefers the more specific page.
+ */
+
+export interface RetrievalSettings {
+  /** Rows fetched from each list. */
+  candidates: number;
+  /** Passages handed to the chat model. */
+  passages: number;
+  exactScanMaxDocs: number;
+  efSearch: number;
+  /** A chunk at least this similar to the query (cosine) is relevant. */
+  minSimilarity: number;
+  /** A chunk holding at least this share of the query's lexemes is relevant. */
+  minTermCoverage: number;
+}
+
+/** RRF constant from Cormack et al. (2009): flattens the head so one list cannot dominate. */
+export const RRF_K = 60;
+/** Added to the fused score of chunks of context.pageUrl: about what a rank-40 hit in a second list adds. */
+export const PAGE_BOOST = 0.01;
+/** At most this many chunks per page before other pages get a turn. */
+export const MAX_CHUNKS_PER_PAGE = 2;
+/** Word 4-gram containment above which two chunks count as the same text. */
+export const DUPLICATE_CONTAINMENT = 0.6;
+
+export interface RankedPassage extends RetrievalCandidate {
+  score: number;
+  boosted: boolean;
+}
+
+export interface RetrievalResult {
+  passages: RankedPassage[];
+  scan: 'exact' | 'hnsw' | 'hnsw+exact' | 'none';
+  /** Candidates seen before the floor: for logs and tuning. */
+  considered: number;
+}
+
+export async function retrieve(
+  pool: Pool,
+  settings: RetrievalSettings,
+  input: { clientId: string; query: string; embedding: readonly number[] | undefined; embeddingModel: string; pageUrl?: string },
+): Promise<RetrievalResult> {
+  const { candidates, queryTerms, scan } = await searchCandidates(pool, {
+    clientId: input.clientId,
+    embeddingModel: input.embeddingModel,
+    embedding: input.embedding,
+    query: input.query,
+    k: settings.candidates,
+    exactScanMaxDocs: settings.exactScanMaxDocs,
+    efSearch: settings.efSearch,
+  });
+  const passages = rankCandidates(candidates, queryTerms.length, settings, input.pageUrl);
+  return { passages, scan, considered: candidates.length };
+}
+
+/** True when the chunk clears the relevance floor on either signal. */
+export function isRelevant(
+  c: RetrievalCandidate,
+  queryTermCount: number,
+  settings: Pick<RetrievalSettings, 'minSimilarity' | 'minTermCoverage'>,
+): boolean {
+  if (c.similarity !== null && c.similarity >= settings.minSimilarity) return true;
+  if (queryTermCount === 0 || c.matchedTerms === 0) return false;
+  return c.matchedTerms / queryTermCount >= settings.minTermCoverage;
+}
+
+/** Floor, fuse, boost, de-duplicate, diversify: the passages for the model, best first. */
+export function rankCandidates(
+  candidates: RetrievalCandidate[],
+  queryTermCount: number,
+  settings: Pick<RetrievalSettings, 'passages' | 'minSimilarity' | 'minTermCoverage'>,
+  pageUrl?: string,
+): RankedPassage[] {
+  const page = pageUrl ? normalizeUrl(pageUrl) : undefined;
+  const scored = candidates
+    .filter((c) => isRelevant(c, queryTermCount, settings))
+    .map((c): RankedPassage => {
+      let score = 0;
+      if (c.vectorRank !== null) score += 1 / (RRF_K + c.vectorRank);
+      if (c.ftsRank !== null) score += 1 / (RRF_K + c.ftsRank);
+      const boosted = page !== undefined && normalizeUrl(c.url) === page;
+      if (boosted) score += PAGE_BOOST;
+      return { ...c, score, boosted };
+    })
+    .sort((a, b) => b.score - a.score || (b.similarity ?? 0) - (a.similarity ?? 0) || a.id.localeCompare(b.id));
+
+  const distinct = dropNearDuplicates(scored);
+  return diversify(distinct, settings.passages);
+}
+
+/**
+ * Walks chunks best first; a chunk repeating the text of one already kept is dropped, unless it
+ * comes from a more specific (shorter) page, which then takes the kept one's place. So an
+ * all-in-one page that repeats every other page never crowds out the page that owns the text.
+ */
+export function dropNearDuplicates(ranked: RankedPassage[]): RankedPassage[] {
+  const kept: { passage: RankedPassage; shingles: Set<string> }[] = [];
+  for (const passage of ranked) {
+    const shingles = wordShingles(passage.content);
+    const twin = kept.find(
+      (k) => k.passage.contentHash === passage.contentHash || containment(k.shingles, shingles) >= DUPLICATE_CONTAINMENT,
+    );
+    if (!twin) {
+      kept.push({ passage, shingles });
+      continue;
+    }
+    if (passage.pageChunks < twin.passage.pageChunks && passage.url !== twin.passage.url) {
+      twin.passage = { ...passage, score: twin.passage.score, boosted: twin.passage.boosted || passage.boosted };
+      twin.shingles = shingles;
+    }
+  }
+  return kept.map((k) => k.passage);
+}
+
+/** Up to `limit` passages, at most MAX_CHUNKS_PER_PAGE per page first, then the rest in rank order. */
+function diversify(ranked: RankedPassage[], limit: number): RankedPassage[] {
+  const perPage = new Map<string, number>();
+  const first: RankedPassage[] = [];
+  const rest: RankedPassage[] = [];
+  for (const p of ranked) {
+    const key = p.pageId ?? p.url;
+    const n = perPage.get(key) ?? 0;
+    if (n < MAX_CHUNKS_PER_PAGE) {
+      perPage.set(key, n + 1);
+      first.push(p);
+    } else rest.push(p);
+  }
+  const chosen = new Set([...first.slice(0, limit), ...rest.slice(0, Math.max(0, limit - first.length))]);
+  return ranked.filter((p) => chosen.has(p));
+}
+
+function wordShingles(text: string, n = 4): Set<string> {
+  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  const out = new Set<string>();
+  if (words.length < n) {
+    if (words.length > 0) out.add(words.join(' '));
+    return out;
+  }
+  for (let i = 0; i + n <= words.length; i++) out.add(words.slice(i, i + n).join(' '));
+  return out;
+}
+
+function containment(a: Set<string>, b: Set<string>): number {
+  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
+  if (small.size === 0) return 0;
+  let shared = 0;
+  for (const s of small) if (large.has(s)) shared++;
+  return shared / small.size;
+}
+
+/** Distinct pages of the passages, in the order given: the `sources` of an answer. */
+export function sourcesOf(passages: Pick<RankedPassage, 'url' | 'title'>[]): { title: string; url: string }[] {
+  const seen = new Set<string>();
+  const out: { title: string; url: string }[] = [];
+  for (const p of passages) {
+    if (seen.has(p.url)) continue;
+    seen.add(p.url);
+    out.push({ title: p.title || p.url, url: p.url });
+  }
+  return out;
+}

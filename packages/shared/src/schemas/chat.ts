@@ -1,0 +1,51 @@
+import { z } from 'zod';
+import { requiredString } from './common.ts';
+
+/** Spec §8 leaves message and context size open; DESIGN.md §5 sets them. */
+export const MAX_MESSAGE_CHARS = 4_000;
+export const MAX_CONTEXT_BYTES = 8 * 1024;
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+const sessionId = z
+  .string({ error: 'must be a string' })
+  .regex(SESSION_ID_PATTERN, { error: 'must be 1-128 characters of A-Z a-z 0-9 . _ : -' });
+
+/**
+ * context carries pageUrl and whatever metadata the embedding page sends. Unknown keys are kept
+ * (the caller's metadata) but the whole object is bounded, so a session row cannot be inflated.
+ */
+const context = z
+  .object(
+    {
+      pageUrl: z.string({ error: 'must be a string' }).max(2048, { error: 'must be at most 2048 characters' }).optional(),
+    },
+    { error: 'must be an object' },
+  )
+  .catchall(z.unknown())
+  .superRefine((value, ctx) => {
+    const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
+    if (bytes > MAX_CONTEXT_BYTES) {
+      ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_CONTEXT_BYTES} bytes when serialized (got ${bytes})` });
+    }
+  });
+
+/** Body of POST /api/chat and POST /api/chat/stream (spec §4.1). */
+export const chatBody = z.object({
+  // A malformed clientId is the spec's 404, not a 400: only presence and type are checked here.
+  clientId: requiredString({ max: 200 }),
+  message: requiredString({ max: MAX_MESSAGE_CHARS }),
+  sessionId: sessionId.nullish().transform((v) => v ?? undefined),
+  context: context.nullish().transform((v) => v ?? undefined),
+});
+export type ChatBody = z.output<typeof chatBody>;
+
+export const chatSource = z.object({ title: z.string(), url: z.string() });
+export type ChatSource = z.output<typeof chatSource>;
+
+export const chatResponse = z.object({
+  answer: z.string(),
+  sources: z.array(chatSource),
+  sessionId: z.string(),
+  leadCaptureIntent: z.boolean(),
+});
+export type ChatResponse = z.output<typeof chatResponse>;

@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { TooManyRequestsError } from '@kbchat/shared/errors';
+import type { Logger } from '@kbchat/shared/logger';
+import type { Redis } from '@kbchat/shared/redis';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { ClientContext, Result } from 'ioredis';
+
+/**
+ * The chat limit (spec §8: 60 requests per minute per clientId), shared by /api/chat and
+ * /api/chat/stream and held in Redis so every gateway replica counts against one budget.
+ *
+ * A sliding-window log in one Lua script rather than @fastify/rate-limit: that plugin's Redis
+ * store is a fixed window (up to 2× the limit across a window edge), and its hook runs before we
+ * know whether the clientId exists. Here the check runs after validation and the client lookup,
+ * so malformed requests and unknown clients (400/404) never create keys or spend a client's
+ * budget, and "the 61st request within any 60 s" is exact. Redis' own clock (TIME) is used, so
+ * replicas with skewed clocks agree. Rejected requests are not logged in the window, so a client
+ * hammering past its limit regains capacity as its accepted requests age out.
+ *
+ * Redis down: fail open (the request is served, a warning is logged at most every 30 s). A
+ * missing rate limit for a minute is a smaller harm than every tenant's chat going dark.
+ */
+const SLIDING_WINDOW = `
+local key = KEYS[1]
+local windowMs = tonumber(ARGV[1])
+local limit = tonumber(ARGV[2])
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - windowMs)
+local count = redis.call('ZCARD', key)
+local allowed = 0
+if count < limit then
+  redis.call('ZADD', key, now, now .. ':' .. ARGV[3])
+  count = count + 1
+  allowed = 1
+end
+redis.call('PEXPIRE', key, windowMs)
+local oldest = redis.call('ZRANGE', key, 0, 0, 'WITHSCORES')
+local resetMs = windowMs
+if oldest[2] then resetMs = tonumber(oldest[2]) + windowMs - now end
+return {allowed, count, resetMs}
+`;
+
+const WINDOW_MS = 60_000;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context extends ClientContext = { type: 'default' }> {
+    kbchatSlidingWindow(key: string, windowMs: number, limit: number, member: string): Result<[number, number, number], Context>;
+  }
+}
+
+export interface ChatRateLimitDeps {
+  redis: Redis;
+  log: Logger;
+  keyPrefix: string;
+  limitPerMinute: number;
+}
+
+/**
+ * preHandler for the chat routes; runs after the client is known (req.publicClient, set by the
+ * public CORS preHandler). Sets RateLimit-Limit/-Remaining/-Reset on every counted response and
+ * Retry-After on a 429.
+ */
+export function chatRateLimit(deps: ChatRateLimitDeps) {
+  if (!deps.redis.kbchatSlidingWindow) {
+    deps.redis.defineCommand('kbchatSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW });
+  }
+  let lastWarning = 0;
+  return async function chatRateLimitHook(req: FastifyRequest, reply: FastifyReply): Promise<void> {
+    const clientId = req.publicClient?.id;
+    if (!clientId) return;
+    let result: [number, number, number];
+    try {
+      result = await deps.redis.kbchatSlidingWindow(
+        `${deps.keyPrefix}:ratelimit:chat:${clientId}`,
+        WINDOW_MS,
+        deps.limitPerMinute,
+        randomBytes(6).toString('base64url'),
+      );
+    } catch (err) {
+      if (Date.now() - lastWarning > 30_000) {
+        lastWarning = Date.now();
+        deps.log.warn({ err: { message: (err as Error).message } }, 'chat rate limit unavailable (Redis); serving without it');
+      }
+      return;
+    }
+    const [allowed, count, resetMs] = result;
+    const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
+    reply.header('ratelimit-limit', String(deps.limitPerMinute));
+    reply.header('ratelimit-remaining', String(Math.max(0, deps.limitPerMinute - count)));
+    reply.header('ratelimit-reset', String(resetSeconds));
+    if (allowed !== 1) {
+      throw new TooManyRequestsError(resetSeconds, [
+        `at most ${deps.limitPerMinute} chat requests per minute per client; retry in ${resetSeconds} s`,
+      ]);
+    }
+  };
+}
