@@ -13,6 +13,7 @@ import { adminLeadRoutes } from './routes/admin-leads.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/lead.ts';
+import { uiRoutes } from './ui/routes.ts';
 
 export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
 export type GatewayDeps = Pick<Runtime, 'config' | 'log' | 'pool' | 'redis' | 'queues'>;
@@ -55,6 +56,8 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   // Public endpoints: identified by clientId in the body, no credential (spec §5).
   await app.register(chatRoutes(deps));
   await app.register(leadRoutes(deps));
+  // The widget script and the operator page's shell: public, they carry no data (docs/widget.md).
+  await app.register(uiRoutes);
 
   // Everything under /api/admin and /admin is registered in this scope, behind one auth hook.
   await app.register(async (admin) => {
