@@ -38,6 +38,13 @@ export interface RecordedEmbeddingRequest {
   tokens: number;
   status: number;
   authorization: string | undefined;
+  /** The request body as sent (model, dimensions, encoding_format, …). */
+  body?: Record<string, unknown>;
+}
+
+export interface FakeOpenAIOptions {
+  /** When set, a request with another bearer key gets the API's 401 (which echoes a masked key). */
+  apiKey?: string;
 }
 
 export interface FakeOpenAI {
@@ -113,7 +120,7 @@ function toBase64(vector: number[]): string {
   return Buffer.from(new Float32Array(vector).buffer).toString('base64');
 }
 
-export async function startFakeOpenAI(): Promise<FakeOpenAI> {
+export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
   const fake = {
     requests: { embeddings: [], chat: [] },
     chatHandler: defaultChatReply,
@@ -146,6 +153,7 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       tokens,
       status: 200,
       authorization: req.headers.authorization,
+      body,
     };
     fake.requests.embeddings.push(record);
     const faulted = await applyFault(fake.faults.embeddings, res);
@@ -245,6 +253,15 @@ export async function startFakeOpenAI(): Promise<FakeOpenAI> {
       const path = (req.url ?? '').split('?')[0];
       if (req.method !== 'POST') return apiError(res, 404, 'not found');
       if (!req.headers.authorization?.startsWith('Bearer ')) return apiError(res, 401, 'missing API key');
+      const key = req.headers.authorization.slice('Bearer '.length);
+      if (options.apiKey !== undefined && key !== options.apiKey) {
+        // Like the real API: the message shows the key's start and end.
+        return apiError(
+          res,
+          401,
+          `Incorrect API key provided: ${key.slice(0, 6)}${'*'.repeat(12)}${key.slice(-4)}. You can find your API key at https://platform.openai.com/account/api-keys.`,
+        );
+      }
       let body: Record<string, unknown>;
       try {
         body = JSON.parse(raw) as Record<string, unknown>;

@@ -77,6 +77,14 @@ const configObject = z.object({
   OPENAI_EMBEDDING_MODEL: z.string().min(1).default('text-embedding-3-small'),
   OPENAI_TIMEOUT_MS: int(100, 600_000).default(30_000),
   OPENAI_MAX_RETRIES: int(0, 10).default(2),
+  /** Sampling temperature of answers (0-2); low keeps the model close to the passages. */
+  OPENAI_CHAT_TEMPERATURE: z.coerce
+    .number({ message: 'must be a number' })
+    .min(0, { message: 'must be at least 0' })
+    .max(2, { message: 'must be at most 2' })
+    .default(0.2),
+  /** Upper bound on an answer's length in tokens (sent as max_completion_tokens). */
+  OPENAI_CHAT_MAX_TOKENS: int(16, 100_000).default(800),
   /** auto: openai when OPENAI_API_KEY is set, else the offline provider. */
   CHAT_PROVIDER: z.enum(['auto', 'openai', 'extractive']).default('auto'),
   EMBEDDING_PROVIDER: z.enum(['auto', 'openai', 'local']).default('auto'),

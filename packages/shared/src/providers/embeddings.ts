@@ -1,53 +1,33 @@
-import { createHash } from 'node:crypto';
-import type { Config } from '../config.ts';
+import { type Config, resolvedProviders } from '../config.ts';
+import type { EmbeddingProvider } from './embedding-provider.ts';
+import { embedLocal, LOCAL_EMBEDDING_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from './local-embedder.ts';
+import { createOpenAIEmbeddingProvider } from './openai-embeddings.ts';
+import { countTokens } from './tokenizer.ts';
 
 /**
- * Embedding providers behind one interface (DESIGN.md §5), chosen by config.
- * CONTRACT (owner: the "providers" work package):
- *  - `local`: deterministic, no network, 1536 dims, lexical; the embedded default.
- *  - `openai`: the official SDK, OPENAI_BASE_URL honoured (any OpenAI-compatible server),
- *    text-embedding-3-small by default. The caller batches (see planBatches in the providers
- *    package); embed() sends exactly one request for the inputs it is given.
- * Vectors are L2-normalised, so cosine distance = 1 - dot product.
- *
- * STUB: a hashing embedder so other work can run end to end; replaced by the providers package.
+ * Embedding providers behind one interface (DESIGN.md §5), chosen by config:
+ *  - `local`: deterministic, no network, 1536 dims, lexical (local-embedder.ts); the embedded default.
+ *  - `openai`: the official SDK against OPENAI_BASE_URL (any OpenAI-compatible server),
+ *    text-embedding-3-small by default (openai-embeddings.ts).
+ * The caller batches (planBatches in batching.ts); embed() sends exactly one request for the inputs
+ * it is given. Vectors are L2-normalised, so cosine distance = 1 - dot product.
  */
-export const EMBEDDING_DIMENSIONS = 1536;
+export { EMBEDDING_DIMENSIONS, type EmbeddingProvider, type EmbeddingResult } from './embedding-provider.ts';
 
-export interface EmbeddingResult {
-  vectors: number[][];
-  /** Tokens billed for the request (the provider's usage figure; counted locally for `local`). */
-  tokens: number;
-}
-
-export interface EmbeddingProvider {
-  readonly kind: 'local' | 'openai';
-  /** Stored per document as embedding_model. */
-  readonly model: string;
-  readonly dimensions: number;
-  /** USD per 1,000 tokens (0 for local). */
-  readonly costPer1kTokens: number;
-  embed(inputs: string[], signal?: AbortSignal): Promise<EmbeddingResult>;
-}
-
-export function createEmbeddingProvider(_config: Config): EmbeddingProvider {
+export function createLocalEmbeddingProvider(): EmbeddingProvider {
   return {
     kind: 'local',
-    model: 'local-hash-v0',
-    dimensions: EMBEDDING_DIMENSIONS,
+    model: LOCAL_EMBEDDING_MODEL,
+    dimensions: LOCAL_EMBEDDING_DIMENSIONS,
     costPer1kTokens: 0,
-    async embed(inputs) {
-      return { vectors: inputs.map(hashEmbed), tokens: inputs.reduce((n, s) => n + Math.ceil(s.length / 4), 0) };
+    async embed(inputs, signal) {
+      signal?.throwIfAborted();
+      // cl100k tokens, so usage records compare with what the openai provider would have billed.
+      return { vectors: inputs.map((text) => embedLocal(text)), tokens: inputs.reduce((n, text) => n + countTokens(text), 0) };
     },
   };
 }
 
-function hashEmbed(text: string): number[] {
-  const v = new Array<number>(EMBEDDING_DIMENSIONS).fill(0);
-  for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
-    const h = createHash('sha1').update(word).digest();
-    v[h.readUInt32LE(0) % EMBEDDING_DIMENSIONS]! += h[4]! & 1 ? 1 : -1;
-  }
-  const norm = Math.hypot(...v) || 1;
-  return v.map((x) => x / norm);
+export function createEmbeddingProvider(config: Config): EmbeddingProvider {
+  return resolvedProviders(config).embedding === 'openai' ? createOpenAIEmbeddingProvider(config) : createLocalEmbeddingProvider();
 }

@@ -1,0 +1,62 @@
+/**
+ * The chat provider interface, apart from the factory (chat.ts) so providers import it without a cycle.
+ * Citations: an answer cites passages as [k], where k is the 1-based position in usedPassageIds —
+ * so when the used passages come from distinct pages, [k] is the k-th source.
+ */
+export interface ChatPassage {
+  /** Document (chunk) id. */
+  id: string;
+  url: string;
+  title: string;
+  heading?: string | null;
+  content: string;
+}
+
+export interface ChatTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+export interface ChatInput {
+  clientName: string;
+  /** The visitor's message as sent. */
+  message: string;
+  /** The standalone rewrite used for retrieval (equals message when there was nothing to rewrite). */
+  query: string;
+  /** Most recent last. */
+  history: ChatTurn[];
+  /** Ranked best first; may be empty (then the provider answers honestly that it doesn't know). */
+  passages: ChatPassage[];
+  pageUrl?: string;
+  signal?: AbortSignal;
+}
+
+export interface ChatUsage {
+  model: string;
+  promptTokens: number;
+  completionTokens: number;
+  costUsd: number;
+}
+
+export interface ChatOutput {
+  answer: string;
+  /** Ids of the passages the answer draws on, in the order they matter. */
+  usedPassageIds: string[];
+  leadCaptureIntent: boolean;
+  usage?: ChatUsage;
+}
+
+export type ChatStreamEvent = { type: 'token'; text: string } | { type: 'done'; output: ChatOutput };
+
+export interface ChatProvider {
+  readonly kind: 'openai' | 'extractive';
+  readonly model: string;
+  answer(input: ChatInput): Promise<ChatOutput>;
+  /** Tokens as produced, then exactly one `done` carrying the same ChatOutput answer() would give. */
+  stream(input: ChatInput): AsyncIterable<ChatStreamEvent>;
+  /**
+   * Rewrites a follow-up into a standalone query from the recent turns (returns message unchanged
+   * when it already stands alone). Offline providers use a heuristic; openai asks the model.
+   */
+  rewriteQuery(message: string, history: ChatTurn[], signal?: AbortSignal): Promise<{ query: string; usage?: ChatUsage }>;
+}

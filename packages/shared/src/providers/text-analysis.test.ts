@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { analyze, isStopWord, keyStems } from './text-analysis.ts';
+
+describe('analyze', () => {
+  it('lower-cases, folds accents and keeps Unicode letters and digits', () => {
+    expect(analyze('Memória, São Paulo: base64 & UTF-8 — データ').map((t) => t.surface)).toEqual([
+      'memoria',
+      'sao',
+      'paulo',
+      'base64',
+      'utf',
+      '8',
+      'データ',
+    ]);
+  });
+
+  it('stems English words and marks stop words', () => {
+    const terms = analyze('How do I read the listeners?');
+    expect(terms.map((t) => t.stem)).toEqual(['how', 'do', 'i', 'read', 'the', 'listen']);
+    expect(terms.filter((t) => t.stop).map((t) => t.surface)).toEqual(['how', 'do', 'i', 'the']);
+  });
+
+  it('splits camelCase identifiers into parts after the whole word', () => {
+    const terms = analyze('assert.deepStrictEqual HTTPServer');
+    expect(terms.map((t) => `${t.surface}${t.part ? '*' : ''}`)).toEqual([
+      'assert',
+      'deepstrictequal',
+      'deep*',
+      'strict*',
+      'equal*',
+      'httpserver',
+      'http*',
+      'server*',
+    ]);
+  });
+
+  it('knows function words of the five widget languages', () => {
+    for (const w of ['the', 'como', 'pour', 'und', 'voce']) expect(isStopWord(w)).toBe(true);
+    for (const w of ['server', 'precio', 'devis', 'angebot']) expect(isStopWord(w)).toBe(false);
+  });
+
+  it('keyStems drops stop words and identifier parts', () => {
+    expect([...keyStems('How do I watch a folder recursively?')]).toEqual(['watch', 'folder', 'recurs']);
+  });
+});

@@ -1,0 +1,107 @@
+import { porterStem } from './porter-stemmer.ts';
+
+/**
+ * The one tokeniser behind the local embedder, the extractive answerer and the follow-up heuristic,
+ * so that "matching" means the same thing at indexing time and at question time.
+ * Changing what it emits changes stored vectors: bump LOCAL_EMBEDDING_MODEL when you do.
+ */
+
+export interface Term {
+  /** Lower-cased, accents folded ("memória" → "memoria"). */
+  surface: string;
+  /** Porter stem of surface (unchanged for non-ASCII words and numbers). */
+  stem: string;
+  stop: boolean;
+  /** Sub-word of a camelCase / PascalCase identifier, emitted after the whole word. */
+  part: boolean;
+}
+
+// Function words of the five widget languages. Kept as data rather than dropped outright: they are
+// down-weighted, because "how do I" carries little meaning but "to be or not" is all stop words.
+const STOP_WORDS = new Set(
+  [
+    // English
+    'a about above after again against all also am an and any are aren as at be because been before being below between both but by',
+    'can cannot could did didn do does doesn doing don down during each else etc even ever every few for from further get gets got had',
+    'has hasn have haven having he her here hers herself him himself his how however i if in into is isn it its itself just let lets like',
+    'll may me might mine more most much must my myself no nor not now of off on once only or other our ours ourselves out over own per',
+    're really same shall she should so some such than that the their theirs them themselves then there these they this those through',
+    'to too under until up upon us use used using ve very via want wants was wasn way we were weren what when where whether which while',
+    'who whom whose why will with within without won would yes yet you your yours yourself yourselves s t d m o y',
+    // Spanish
+    'al algo como con cual cuando de del donde el ella ellos en entre era es esa ese eso esta estan este esto hay la las le les lo los mas',
+    'me mi mis muy nos o para pero por que quien se si sin sobre su sus tambien te tengo tiene tu un una uno unos y ya yo',
+    // French
+    'au aux avec ce ces cette dans des du elle est et il ils je la le les leur lui ma mais mes mon ne nous ou par pas pour qu que qui sa',
+    'se ses son sont sur ta te tes ton tu un une vos votre vous',
+    // German
+    'aber als am an auch auf aus bei bis bitte das dass dem den der des die doch du ein eine einem einen einer es fur hat ich ihr im',
+    'in ist ja kann mich mir mit nach nicht noch oder sich sie sind so uber um und uns von vor was wie wir wird zu zum zur',
+    // Portuguese
+    'ao aos as com da das de do dos e ela ele em entre esta isso mas meu minha na nas no nos o os ou para pela pelo por qual quando que se',
+    'seu sua tem um uma voce',
+  ]
+    .join(' ')
+    .split(' '),
+);
+
+export function isStopWord(surface: string): boolean {
+  return STOP_WORDS.has(surface);
+}
+
+const WORD = /[\p{L}\p{N}]+/gu;
+// Boundaries inside identifiers: deepStrictEqual → deep|Strict|Equal, HTTPServer → HTTP|Server.
+const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
+
+const NON_ASCII = /[^\x20-\x7e\t\n\r]/;
+
+// Accents go only from Latin letters ("memória" → "memoria"): in other scripts a combining mark
+// changes the letter (Japanese デ is テ plus a voicing mark), so NFC puts those back together.
+const LATIN_MARKS = /(\p{Script=Latin})\p{M}+/gu;
+
+function fold(text: string): string {
+  return NON_ASCII.test(text) ? text.normalize('NFKD').replace(LATIN_MARKS, '$1').normalize('NFC') : text;
+}
+
+// Stemming is the costliest step and vocabularies are small: remember each word's stem.
+const stemCache = new Map<string, string>();
+const STEM_CACHE_MAX = 100_000;
+
+function stemOf(surface: string): string {
+  let stem = stemCache.get(surface);
+  if (stem === undefined) {
+    stem = porterStem(surface);
+    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
+    stemCache.set(surface, stem);
+  }
+  return stem;
+}
+
+function makeTerm(surface: string, part: boolean): Term {
+  return { surface, stem: stemOf(surface), stop: STOP_WORDS.has(surface), part };
+}
+
+/**
+ * Words of the text in order. A camelCase identifier yields the whole word and then its parts,
+ * so "deepStrictEqual" matches both itself and "strict equal".
+ */
+export function analyze(text: string): Term[] {
+  const out: Term[] = [];
+  for (const match of fold(text).matchAll(WORD)) {
+    const raw = match[0];
+    const word = raw.toLowerCase();
+    out.push(makeTerm(word, false));
+    if (raw.length > 3 && raw !== word && raw !== raw.toUpperCase()) {
+      const parts = raw.split(CAMEL);
+      if (parts.length > 1) for (const p of parts) out.push(makeTerm(p.toLowerCase(), true));
+    }
+  }
+  return out;
+}
+
+/** Distinct content stems of a text (stop words and camelCase parts excluded). */
+export function keyStems(text: string): Set<string> {
+  const out = new Set<string>();
+  for (const t of analyze(text)) if (!t.stop && !t.part) out.add(t.stem);
+  return out;
+}
