@@ -207,7 +207,7 @@ describe('POST /api/chat with the chat provider unreachable', () => {
     const res = await api(kb.baseUrl, 'POST', '/api/chat', { clientId, message: 'Do you fix boilers?' });
     expect(res.status).toBe(500);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    expect(res.body).toEqual({ error: 'Internal server error', details: [] });
+    expect(res.body).toEqual({ error: 'Internal server error', details: ['the answer could not be generated; please try again later'] });
     expect(JSON.stringify(res.body)).not.toMatch(/127\.0\.0\.1|ECONNREFUSED|sk-test|stack/i);
   });
 });

@@ -187,7 +187,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     finish,
     async answer(req) {
       const prepared = await prepare(req);
-      return finish(prepared, await chat.answer(prepared.input));
+      const output = await chat.answer(prepared.input);
+      req.signal?.throwIfAborted();
+      return finish(prepared, output);
     },
     async *stream(prepared) {
       for await (const event of chat.stream(prepared.input)) {
@@ -195,6 +197,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           if (event.text) yield { type: 'token', text: event.text };
           continue;
         }
+        // A provider may end an aborted call quietly with what it had (the openai SDK does): the
+        // visitor left, so that partial answer is not stored as if it had been read.
+        prepared.input.signal?.throwIfAborted();
         yield { type: 'done', response: await finish(prepared, event.output) };
         return;
       }

@@ -116,11 +116,19 @@ interface CandidateRow {
 export async function searchCandidates(pool: Pool, s: CandidateSearch): Promise<CandidateResult> {
   return withTransaction(pool, async (tx) => {
     // set_config(..., true) is SET LOCAL: gone at COMMIT, invisible to other transactions.
+    // Counting stops at the threshold, so a big tenant costs no more than a small one here.
+    // Above the threshold the HNSW index must be used even where the planner's estimate for this
+    // client would pick the btree and sort every row: enable_sort off makes the ordered index
+    // scan the only plan without a penalised sort (the full-text list and the window functions
+    // must sort anyway, so their plans do not change).
     const { rows: prep } = await tx.query<{ n: number; terms: string[] }>(
-      `SELECT set_config('hnsw.iterative_scan', 'relaxed_order', true),
+      `WITH t AS (SELECT count(*)::int AS n FROM (SELECT 1 FROM documents WHERE client_id = $1 LIMIT $3) x)
+       SELECT t.n,
+              set_config('hnsw.iterative_scan', 'relaxed_order', true),
               set_config('hnsw.ef_search', $2::text, true),
-              (SELECT count(*) FROM (SELECT 1 FROM documents WHERE client_id = $1 LIMIT $3) t)::int AS n,
-              tsvector_to_array(to_tsvector('english', $4)) AS terms`,
+              set_config('enable_sort', CASE WHEN t.n >= $3 THEN 'off' ELSE 'on' END, true),
+              tsvector_to_array(to_tsvector('english', $4)) AS terms
+         FROM t`,
       [s.clientId, s.efSearch, s.exactScanMaxDocs + 1, s.query],
     );
     const tenantDocs = prep[0]?.n ?? 0;

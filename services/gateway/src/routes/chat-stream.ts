@@ -1,8 +1,8 @@
-import type { ChatService } from '@kbchat/shared/chat/chat-service';
+import type { ChatService, PreparedChat } from '@kbchat/shared/chat/chat-service';
 import { AppError, isUnavailableError } from '@kbchat/shared/errors';
 import { chatBody } from '@kbchat/shared/schemas/chat';
 import { errorBody } from '@kbchat/shared/schemas/common';
-import type { FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyBaseLogger, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 
 type Hook = (req: FastifyRequest, reply: FastifyReply) => Promise<void>;
@@ -26,13 +26,28 @@ export function disconnectSignal(reply: FastifyReply): AbortSignal {
   return controller.signal;
 }
 
+const ANSWER_FAILED = 'the answer could not be generated; please try again later';
+
+/**
+ * What a caller may see of a failure. An AppError of 5xx raised below us (a model provider that
+ * failed, whose message names hosts and models) becomes the spec's plain 500; the original is
+ * logged. Client errors and unavailable backing services keep their meaning.
+ */
+export function publicChatError(err: unknown, log: FastifyBaseLogger): unknown {
+  if (err instanceof AppError && err.statusCode >= 500) {
+    log.error({ err: { name: err.name, message: err.message, status: err.statusCode } }, 'chat answer failed');
+    return new AppError(500, 'Internal server error', [ANSWER_FAILED]);
+  }
+  return err;
+}
+
 /** The `{error, details}` of an `event: error`, with no internals (same rules as the JSON error handler). */
 export function streamErrorBody(err: unknown): { error: string; details: string[] } {
   if (err instanceof AppError && err.statusCode < 500) {
-    return { error: err.message, details: Array.isArray(err.details) ? err.details : err.details ? [String(err.details)] : [] };
+    return { error: err.message, details: Array.isArray(err.details) ? err.details.map(String) : err.details ? [String(err.details)] : [] };
   }
   if (isUnavailableError(err)) return { error: 'Service unavailable', details: ['a backing service is not reachable; retry shortly'] };
-  return { error: 'Internal server error', details: [] };
+  return { error: 'Internal server error', details: [ANSWER_FAILED] };
 }
 
 /**
@@ -63,13 +78,19 @@ export function chatStreamRoute(service: ChatService, hooks: { onRequest: Hook; 
         const signal = disconnectSignal(reply);
         const client = req.publicClient;
         if (!client) throw new Error('public client guard did not run');
-        const prepared = await service.prepare({
-          client,
-          message: req.body.message,
-          ...(req.body.sessionId ? { sessionId: req.body.sessionId } : {}),
-          ...(req.body.context?.pageUrl ? { pageUrl: req.body.context.pageUrl } : {}),
-          signal,
-        });
+        let prepared: PreparedChat;
+        try {
+          prepared = await service.prepare({
+            client,
+            message: req.body.message,
+            ...(req.body.sessionId ? { sessionId: req.body.sessionId } : {}),
+            ...(req.body.context?.pageUrl ? { pageUrl: req.body.context.pageUrl } : {}),
+            signal,
+          });
+        } catch (err) {
+          if (signal.aborted) throw new ClientClosedError();
+          throw publicChatError(err, req.log);
+        }
         if (signal.aborted) throw new ClientClosedError();
 
         // From here on the response is ours: Fastify's onSend hooks will not run, so the headers
@@ -97,7 +118,8 @@ export function chatStreamRoute(service: ChatService, hooks: { onRequest: Hook; 
         } catch (err) {
           if (signal.aborted) req.log.info('chat stream: client disconnected');
           else {
-            req.log.error({ err }, 'chat stream failed after it started');
+            if (err instanceof AppError && err.statusCode >= 500) publicChatError(err, req.log);
+            else req.log.error({ err }, 'chat stream failed after it started');
             send('error', streamErrorBody(err));
           }
         } finally {

@@ -6,7 +6,7 @@ import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { chatRateLimit } from '../plugins/chat-rate-limit.ts';
 import { registerPublicCors } from '../plugins/public-cors.ts';
-import { ClientClosedError, chatStreamRoute, disconnectSignal } from './chat-stream.ts';
+import { ClientClosedError, chatStreamRoute, disconnectSignal, publicChatError } from './chat-stream.ts';
 
 /**
  * POST /api/chat (spec §4.1) and POST /api/chat/stream, in the public scope. Order of checks:
@@ -50,7 +50,7 @@ export function chatRoutes(rt: Pick<Runtime, 'config' | 'log' | 'pool' | 'redis'
           });
         } catch (err) {
           if (signal.aborted) throw new ClientClosedError();
-          throw err;
+          throw publicChatError(err, req.log);
         }
       },
     );

@@ -1,0 +1,209 @@
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { defaultChatReply, FAKE_OPENAI_KEY, type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
+import { api, createClient, type Kbchat, startKbchat, waitFor } from '../support/kbchat.ts';
+import { createSeeder, type Seeder } from '../support/seed-documents.ts';
+import { plumbingSite } from './corpus.ts';
+import { postStream, readSse } from './sse.ts';
+
+interface ChatBody {
+  answer: string;
+  sources: { title: string; url: string }[];
+  sessionId: string;
+  leadCaptureIntent: boolean;
+}
+
+/**
+ * A pass-through proxy in front of the fake that counts upstream responses the gateway hung up on
+ * before they finished: the observable trace of an aborted provider call.
+ */
+async function startWatchingProxy(target: string) {
+  const state = { abandoned: 0, close: () => Promise.resolve() };
+  const server = http.createServer((req, res) => {
+    const up = http.request(new URL(req.url ?? '/', target), { method: req.method, headers: req.headers }, (upRes) => {
+      res.writeHead(upRes.statusCode ?? 502, upRes.headers);
+      upRes.pipe(res);
+    });
+    up.on('error', () => res.destroy());
+    res.on('close', () => {
+      if (!res.writableFinished) {
+        state.abandoned++;
+        up.destroy();
+      }
+    });
+    req.pipe(up);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  state.close = () =>
+    new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, state };
+}
+
+/** The answering call of a chat turn: the one offering the lead tool (a rewrite call offers none). */
+const answerCalls = (fake: FakeOpenAI) => fake.requests.chat.filter((r) => (r.body.tools?.length ?? 0) > 0);
+
+describe('chat with the openai providers (against an OpenAI-compatible fake)', () => {
+  let fake: FakeOpenAI;
+  let proxy: Awaited<ReturnType<typeof startWatchingProxy>>;
+  let kb: Kbchat;
+  let seeder: Seeder;
+  let clientId: string;
+  const origin = 'https://openai-plumbing.example';
+
+  const chat = (body: Record<string, unknown>) => api<ChatBody>(kb.baseUrl, 'POST', '/api/chat', { clientId, ...body });
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    proxy = await startWatchingProxy(fake.url);
+    kb = await startKbchat({
+      services: ['gateway'],
+      env: {
+        OPENAI_API_KEY: FAKE_OPENAI_KEY,
+        OPENAI_BASE_URL: `${proxy.url}/v1`,
+        CHAT_PROVIDER: 'openai',
+        EMBEDDING_PROVIDER: 'openai',
+        OPENAI_MAX_RETRIES: '0',
+      },
+    });
+    seeder = createSeeder(inject('databaseUrl'), kb.config);
+    clientId = (await createClient(kb.baseUrl, { name: 'Northwind Heating & Plumbing' })).clientId;
+    await seeder.seed(clientId, plumbingSite(origin));
+  });
+  beforeEach(() => fake.reset());
+  afterAll(async () => {
+    await seeder?.close();
+    await kb?.stop();
+    await proxy?.state.close();
+    await fake?.close();
+  });
+
+  it('sends a system prompt naming the client with the retrieved passages, and cites what the model used', async () => {
+    const res = await chat({ message: 'How do I make a warranty claim?' });
+    expect(res.status).toBe(200);
+    const calls = answerCalls(fake);
+    expect(calls).toHaveLength(1);
+    const system = calls[0]?.body.messages.find((m) => m.role === 'system')?.content ?? '';
+    expect(system).toContain('Northwind Heating & Plumbing');
+    expect(calls[0]?.body.messages.map((m) => m.content ?? '').join('\n')).toContain('send a photo of the fault and your invoice number');
+    expect(res.body.leadCaptureIntent).toBe(false);
+    expect(res.body.sources.length).toBeGreaterThan(0);
+    expect(res.body.sources.every((s) => s.url.startsWith(origin))).toBe(true);
+    expect(res.body.sources[0]?.url).toBe(`${origin}/warranty`);
+  });
+
+  it('turns the model’s contact tool call into leadCaptureIntent: true', async () => {
+    const res = await chat({ message: 'Could you call me about a quote for a new boiler?' });
+    expect(res.status).toBe(200);
+    expect(res.body.leadCaptureIntent).toBe(true);
+    expect(answerCalls(fake)[0]?.body.tools?.some((t) => /contact|lead/i.test(t.function.name))).toBe(true);
+  });
+
+  it('sends the session’s earlier turns to the model as history', async () => {
+    const sessionId = randomUUID();
+    const first = await chat({ message: 'Tell me about the premium plan', sessionId });
+    expect(first.status).toBe(200);
+    fake.reset();
+    const second = await chat({ message: 'Can I cancel it?', sessionId });
+    expect(second.status).toBe(200);
+    const messages = answerCalls(fake)[0]?.body.messages ?? [];
+    const contents = messages.map((m) => `${m.role}: ${m.content ?? ''}`);
+    expect(contents).toContain('user: Tell me about the premium plan');
+    expect(contents).toContain(`assistant: ${first.body.answer}`);
+    expect(messages.at(-1)?.role).toBe('user');
+    expect(messages.at(-1)?.content).toContain('Can I cancel it?');
+  });
+
+  it('caches query embeddings in Redis: a repeated question makes no embeddings request, and usage is recorded', async () => {
+    const message = `Do you replace radiators? (${randomUUID().slice(0, 8)})`;
+    expect((await chat({ message })).status).toBe(200);
+    expect(fake.requests.embeddings).toHaveLength(1);
+    expect(fake.requests.embeddings[0]?.inputs).toEqual([message]);
+    expect((await chat({ message })).status).toBe(200);
+    expect(fake.requests.embeddings).toHaveLength(1);
+    expect(answerCalls(fake)).toHaveLength(2);
+
+    const { rows } = await seeder.pool.query<{ kind: string; requests: number; prompt: number }>(
+      `SELECT kind, sum(requests)::int AS requests, sum(prompt_tokens)::int AS prompt FROM usage WHERE client_id = $1 GROUP BY kind`,
+      [clientId],
+    );
+    const byKind = Object.fromEntries(rows.map((r) => [r.kind, r]));
+    expect(byKind['query-embedding']?.requests).toBeGreaterThanOrEqual(1);
+    expect(byKind.chat?.requests).toBeGreaterThanOrEqual(2);
+    expect(byKind.chat?.prompt).toBeGreaterThan(0);
+  });
+
+  it('streams tokens as the model produces them, before the done event', async () => {
+    fake.chatHandler = () => ({
+      content: 'Warranty claims need a photo of the fault and your invoice number [1]. We answer within two working days.',
+    });
+    fake.streamChunkDelayMs = 40;
+    const res = await postStream(kb.baseUrl, { clientId, message: 'How do I claim on the warranty?' });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    // The first bytes on the wire carry a token and not yet the result: nothing was buffered.
+    expect(first).toContain('event: token');
+    expect(first).not.toContain('event: done');
+    let rest = '';
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      rest += new TextDecoder().decode(value);
+    }
+    const all = first + rest;
+    expect(all.match(/event: done/g)).toHaveLength(1);
+    expect(all.trimEnd().split('\n\n').at(-1)).toMatch(/^event: done/);
+    expect(all.match(/event: token/g)?.length).toBeGreaterThan(3);
+  });
+
+  it('ends the stream with an error event (no internals, nothing stored) when the model fails after the stream started', async () => {
+    fake.faults.chat.push({ status: 500 });
+    const sessionId = randomUUID();
+    const res = await postStream(kb.baseUrl, { clientId, message: 'Do you fit water softeners?', sessionId });
+    expect(res.status).toBe(200);
+    const events = [];
+    for await (const e of readSse(res)) events.push(e);
+    expect(events.map((e) => e.event)).toEqual(['error']);
+    expect(events[0]?.data).toEqual({
+      error: 'Internal server error',
+      details: ['the answer could not be generated; please try again later'],
+    });
+    const { rows } = await seeder.pool.query('SELECT count(*)::int AS n FROM messages WHERE client_id = $1 AND session_id = $2', [
+      clientId,
+      sessionId,
+    ]);
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('aborts the model call when the visitor disconnects mid-stream, storing nothing', async () => {
+    const words = Array.from({ length: 30 }, (_, i) => `word${i}`).join(' ');
+    let served = 0;
+    fake.chatHandler = (body) => {
+      served++;
+      return body.stream ? { content: words } : defaultChatReply(body);
+    };
+    fake.streamChunkDelayMs = 50;
+    const sessionId = randomUUID();
+    const controller = new AbortController();
+    const res = await postStream(kb.baseUrl, { clientId, message: 'Tell me everything about boilers', sessionId }, {}, controller.signal);
+    for await (const e of readSse(res)) {
+      if (e.event === 'token') break;
+    }
+    const abandonedBefore = proxy.state.abandoned;
+    controller.abort();
+    expect(served).toBe(1);
+    // The gateway hangs up on the model's response instead of reading the remaining words.
+    await waitFor(() => proxy.state.abandoned > abandonedBefore, { what: 'the provider call to be aborted' });
+    const { rows } = await seeder.pool.query('SELECT count(*)::int AS n FROM messages WHERE client_id = $1 AND session_id = $2', [
+      clientId,
+      sessionId,
+    ]);
+    expect(rows[0].n).toBe(0);
+    expect((await api(kb.baseUrl, 'GET', '/healthz')).status).toBe(200);
+  });
+});

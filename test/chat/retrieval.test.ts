@@ -1,0 +1,184 @@
+import { randomUUID } from 'node:crypto';
+import { retrieve } from '@kbchat/shared/chat/retrieval';
+import { loadConfig } from '@kbchat/shared/config';
+import { insertClient } from '@kbchat/shared/db/clients';
+import { createPool, type Pool, toVector } from '@kbchat/shared/db/pool';
+import { searchCandidates } from '@kbchat/shared/db/retrieval';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { testEnv } from '../support/kbchat.ts';
+import { createSeeder, type Seeder, type SeedPage } from '../support/seed-documents.ts';
+import { plumbingSite } from './corpus.ts';
+
+const settings = { candidates: 20, passages: 6, exactScanMaxDocs: 2000, efSearch: 100, minSimilarity: 0.3, minTermCoverage: 0.75 };
+
+describe('retrieval against the real database', () => {
+  let pool: Pool;
+  let seeder: Seeder;
+  const config = loadConfig(testEnv());
+
+  const newClient = async () => (await insertClient(pool, { name: `retrieval-${randomUUID().slice(0, 6)}` })).id;
+
+  beforeAll(async () => {
+    pool = await createPool({ connectionString: inject('databaseUrl'), max: 4 });
+    seeder = createSeeder(inject('databaseUrl'), config);
+  });
+  afterAll(async () => {
+    await seeder?.close();
+    await pool?.end();
+  });
+
+  it('returns k vector rows for a tiny tenant among big tenants whose documents are all nearer the query', async () => {
+    const query = 'boiler service plan monthly price for a combi boiler';
+    // Three big tenants with hundreds of chunks close to the query...
+    for (let t = 0; t < 3; t++) {
+      const big = await newClient();
+      const pages: SeedPage[] = Array.from({ length: 150 }, (_, i) => ({
+        url: `https://big${t}.example/plans/${i}`,
+        title: `Boiler service plan ${i}`,
+        chunks: [`Boiler service plan ${i}: the monthly price for a combi boiler service is ${10 + i} dollars, with variant ${t}-${i}.`],
+      }));
+      await seeder.seed(big, pages);
+    }
+    // ...and a tiny one whose three chunks are about something else entirely.
+    const tiny = await newClient();
+    const tinyIds = (
+      await seeder.seed(tiny, [
+        { url: 'https://tiny.example/hoses', title: 'Garden hoses', chunks: ['Our garden hoses come in green and yellow.'] },
+        { url: 'https://tiny.example/taps', title: 'Outdoor taps', chunks: ['Frost-proof outdoor taps for the garden wall.'] },
+        { url: 'https://tiny.example/cans', title: 'Watering cans', chunks: ['Watering cans of five and ten litres.'] },
+      ])
+    ).flat();
+    const [embedding] = (await seeder.provider.embed([query])).vectors;
+    const search = { clientId: tiny, embeddingModel: seeder.provider.model, embedding, query, k: 3, efSearch: 40 };
+
+    // Without iterative scan the HNSW graph yields the 40 nearest chunks: all another tenant's.
+    const plain = await pool.connect();
+    try {
+      await plain.query('BEGIN');
+      // enable_sort off: the planner would otherwise sort this tiny tenant's rows exactly, as our
+      // exact branch does; big tenants get the index scan (the searchCandidates HNSW branch forces it too).
+      await plain.query(
+        "SELECT set_config('hnsw.iterative_scan', 'off', true), set_config('hnsw.ef_search', '40', true), set_config('enable_sort', 'off', true)",
+      );
+      const plan = await plain.query(
+        'EXPLAIN SELECT id FROM documents WHERE client_id = $1 AND embedding_model = $2 ORDER BY embedding <=> $3::vector LIMIT 3',
+        [tiny, seeder.provider.model, toVector(embedding!)],
+      );
+      const usesHnsw = plan.rows.some((r) => /documents_embedding_hnsw_idx/.test(String(r['QUERY PLAN'])));
+      const { rows } = await plain.query(
+        'SELECT id FROM documents WHERE client_id = $1 AND embedding_model = $2 ORDER BY embedding <=> $3::vector LIMIT 3',
+        [tiny, seeder.provider.model, toVector(embedding!)],
+      );
+      await plain.query('COMMIT');
+      // The premise of this test: a filtered HNSW scan alone loses the tiny tenant's rows.
+      expect(usesHnsw).toBe(true);
+      expect(rows.length).toBeLessThan(3);
+    } finally {
+      plain.release();
+    }
+
+    const viaHnsw = await searchCandidates(pool, { ...search, exactScanMaxDocs: 0 });
+    expect(viaHnsw.scan).toBe('hnsw');
+    expect(
+      viaHnsw.candidates
+        .filter((c) => c.vectorRank !== null)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([...tinyIds].sort());
+
+    const viaExact = await searchCandidates(pool, { ...search, exactScanMaxDocs: 2000 });
+    expect(viaExact.scan).toBe('exact');
+    expect(
+      viaExact.candidates
+        .filter((c) => c.vectorRank !== null)
+        .map((c) => c.id)
+        .sort(),
+    ).toEqual([...tinyIds].sort());
+
+    // The transaction-local settings did not leak into the session (PGlite shares one session).
+    const { rows } = await pool.query(
+      "SELECT current_setting('hnsw.iterative_scan', true) AS scan, current_setting('enable_sort') AS sort",
+    );
+    expect(rows[0].scan ?? '').not.toBe('relaxed_order');
+    expect(rows[0].sort).toBe('on');
+  });
+
+  it('compares the query only with documents embedded by the current model', async () => {
+    const clientId = await newClient();
+    const current = await seeder.seed(clientId, [
+      { url: 'https://models.example/a', title: 'Radiator bleeding', chunks: ['How to bleed a radiator with a radiator key.'] },
+    ]);
+    const stale = await seeder.seed(
+      clientId,
+      [{ url: 'https://models.example/b', title: 'Radiator valves', chunks: ['Thermostatic radiator valves save energy.'] }],
+      { embeddingModel: 'text-embedding-ada-002' },
+    );
+    const query = 'radiator';
+    const [embedding] = (await seeder.provider.embed([query])).vectors;
+    const { candidates } = await searchCandidates(pool, {
+      clientId,
+      embeddingModel: seeder.provider.model,
+      embedding,
+      query,
+      k: 10,
+      exactScanMaxDocs: 2000,
+      efSearch: 40,
+    });
+    const byId = new Map(candidates.map((c) => [c.id, c]));
+    expect(byId.get(current[0]![0]!)?.vectorRank).toBe(1);
+    // Still found by full text (its words are real), but never ranked by a vector of another model.
+    expect(byId.get(stale[0]![0]!)?.vectorRank).toBeNull();
+    expect(byId.get(stale[0]![0]!)?.similarity).toBeNull();
+    expect(byId.get(stale[0]![0]!)?.ftsRank).not.toBeNull();
+  });
+
+  it('matches full text with OR semantics: a question with words the page lacks still finds it', async () => {
+    const clientId = await newClient();
+    await seeder.seed(clientId, plumbingSite('https://fts.example'), { embed: false });
+    const query = 'How can I claim the warranty on my zebra-striped bathtub?';
+    // AND semantics (plain plainto_tsquery) finds nothing: no chunk mentions zebras or bathtubs.
+    const and = await pool.query(
+      "SELECT count(*)::int AS n FROM documents WHERE client_id = $1 AND fts @@ plainto_tsquery('english', $2)",
+      [clientId, query],
+    );
+    expect(and.rows[0].n).toBe(0);
+
+    // No embeddings at all (as after a failed embedding step): full text alone still answers.
+    const result = await retrieve(
+      pool,
+      { ...settings, minTermCoverage: 0.25 },
+      { clientId, query, embedding: undefined, embeddingModel: seeder.provider.model },
+    );
+    expect(result.scan).toBe('none');
+    expect(result.passages[0]?.url).toBe('https://fts.example/warranty');
+    // The all-in-one page repeats the warranty text: the specific page's chunk is kept, the repeat dropped.
+    expect(result.passages.filter((p) => p.content.includes('five year warranty')).map((p) => p.url)).toEqual([
+      'https://fts.example/warranty',
+    ]);
+  });
+
+  it('floors unrelated questions to no passages, and boosts the visitor’s page', async () => {
+    const clientId = await newClient();
+    await seeder.seed(clientId, plumbingSite('https://floor.example'));
+    const ask = async (query: string, pageUrl?: string) => {
+      const [embedding] = (await seeder.provider.embed([query])).vectors;
+      return retrieve(pool, settings, {
+        clientId,
+        query,
+        embedding,
+        embeddingModel: seeder.provider.model,
+        ...(pageUrl ? { pageUrl } : {}),
+      });
+    };
+    const unrelated = await ask('What is the capital of France?');
+    expect(unrelated.considered).toBeGreaterThan(0); // the vector list always returns rows...
+    expect(unrelated.passages).toEqual([]); // ...the floor removes them.
+
+    const q = 'Do you repair burst pipes around the clock?';
+    const boston = await ask(q, 'https://floor.example/locations/boston?utm_source=ad');
+    const denver = await ask(q, 'https://floor.example/locations/denver');
+    expect(boston.passages[0]?.url).toBe('https://floor.example/locations/boston');
+    expect(boston.passages[0]?.boosted).toBe(true);
+    expect(denver.passages[0]?.url).toBe('https://floor.example/locations/denver');
+  });
+});
