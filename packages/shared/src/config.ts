@@ -120,6 +120,31 @@ const configObject = z.object({
   /** Relevance floor on the share of the question's words a chunk contains. */
   RETRIEVAL_MIN_TERM_COVERAGE: z.coerce.number({ message: 'must be a number' }).min(0).max(1).default(0.75),
 
+  // Crawl and embedding pipeline (docs/pipeline.md)
+  /** POST /api/admin/crawl and generate-embeddings wait this long for the result before answering 202 with a statusUrl. */
+  CRAWL_SYNC_WAIT_MS: int(0, 3_600_000).default(120_000),
+  /** Requests in flight to one host, across every crawler process (held in Redis). */
+  CRAWL_PER_HOST_CONCURRENCY: int(1, 64).default(4),
+  /** Whole-request timeout of one page fetch. */
+  CRAWL_FETCH_TIMEOUT_MS: int(1_000, 300_000).default(15_000),
+  /** Pages larger than this are skipped ('too-large'). */
+  CRAWL_MAX_PAGE_BYTES: int(16_384, 104_857_600).default(5_242_880),
+  /** Time Chromium gets to render one page (render: auto|always). */
+  CRAWL_RENDER_TIMEOUT_MS: int(1_000, 300_000).default(20_000),
+  /** Attempts per page on retryable failures (5xx, 429, timeouts, network errors), with exponential backoff. */
+  CRAWL_PAGE_ATTEMPTS: int(1, 20).default(3),
+  CRAWL_RETRY_DELAY_MS: int(10, 600_000).default(2_000),
+  /** Attempts of one embed job when the provider keeps failing (after the SDK's own retries), with exponential backoff. */
+  EMBED_JOB_ATTEMPTS: int(1, 20).default(5),
+  EMBED_RETRY_DELAY_MS: int(10, 600_000).default(2_000),
+  /** Per embeddings request (the OpenAI API allows 2048 inputs and 300k tokens; some compatible servers allow fewer). */
+  EMBED_BATCH_MAX_INPUTS: int(1, 2048).default(2048),
+  EMBED_BATCH_MAX_TOKENS: int(8_191, 300_000).default(300_000),
+  /** Job lock of crawl and embed workers: a killed worker's jobs return to the queue within about twice this. */
+  WORKER_LOCK_MS: int(1_000, 600_000).default(30_000),
+  /** How often the pipeline watchdog re-enqueues work a crash or a Redis outage left behind. */
+  PIPELINE_WATCHDOG_MS: int(500, 3_600_000).default(15_000),
+
   // Workers
   CRAWL_CONCURRENCY: int(1, 256).default(8),
   EMBED_CONCURRENCY: int(1, 64).default(2),

@@ -4,7 +4,9 @@ import { crawlQueue, webhookQueue } from '@kbchat/shared/queue/queues';
 import { createWorkerRedis } from '@kbchat/shared/redis';
 import type { Runtime } from '@kbchat/shared/runtime';
 import type { Worker } from 'bullmq';
+import { createCrawlContext } from './crawl/context.ts';
 import { crawlHandlers } from './crawl/handlers.ts';
+import { startCrawlWatchdog } from './crawl/watchdog.ts';
 import { webhookHandlers } from './webhook/handlers.ts';
 
 export interface CrawlerWorkers {
@@ -20,12 +22,16 @@ export function buildCrawler(rt: Runtime): CrawlerWorkers {
   const connection = createWorkerRedis(rt.redisUrl);
   connection.on('error', () => {});
   const log = rt.log.child({ service: 'crawler' });
+  const crawl = createCrawlContext({ ...rt, log });
   const workers = [
-    registerWorker(crawlQueue, crawlHandlers(rt), {
+    registerWorker(crawlQueue, crawlHandlers(crawl), {
       connection,
       redisPrefix: rt.config.REDIS_PREFIX,
       concurrency: rt.config.CRAWL_CONCURRENCY,
       log,
+      // A killed worker's pages return to the queue once their lock lapses; a page may stall twice
+      // (two crashes) before BullMQ gives up on it and the watchdog counts it as failed.
+      worker: { lockDuration: rt.config.WORKER_LOCK_MS, stalledInterval: rt.config.WORKER_LOCK_MS, maxStalledCount: 2 },
     }),
     registerWorker(webhookQueue, webhookHandlers(rt), {
       connection,
@@ -36,12 +42,16 @@ export function buildCrawler(rt: Runtime): CrawlerWorkers {
   ];
   // Leads committed while Redis was away get their webhook job from here (the lead outbox).
   const outbox = startOutboxSweep({ ...rt, log }, rt.config.WEBHOOK_OUTBOX_SWEEP_MS);
+  // Claimed-but-lost pages, undrained ends, lost starts: see docs/pipeline.md "Crash safety".
+  const watchdog = startCrawlWatchdog(crawl);
   return {
     workers,
     async close() {
       // close() stops fetching and waits for in-flight jobs; anything cut off returns via the stalled-job check.
       await outbox.stop();
+      await watchdog.stop();
       await Promise.all(workers.map((w) => w.close()));
+      await crawl.close();
       connection.disconnect();
     },
   };

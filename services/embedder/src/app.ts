@@ -1,9 +1,11 @@
+import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings';
 import { registerWorker } from '@kbchat/shared/queue/contract';
 import { embedQueue } from '@kbchat/shared/queue/queues';
 import { createWorkerRedis } from '@kbchat/shared/redis';
 import type { Runtime } from '@kbchat/shared/runtime';
 import type { Worker } from 'bullmq';
 import { embedHandlers } from './embed/handlers.ts';
+import { startEmbedWatchdog } from './embed/watchdog.ts';
 
 export interface EmbedderWorkers {
   workers: Worker[];
@@ -15,17 +17,28 @@ export function buildEmbedder(rt: Runtime): EmbedderWorkers {
   const connection = createWorkerRedis(rt.redisUrl);
   connection.on('error', () => {});
   const log = rt.log.child({ service: 'embedder' });
+  const provider = createEmbeddingProvider(rt.config);
+  const handlers = embedHandlers({
+    pool: rt.pool,
+    provider,
+    log,
+    limits: { maxInputs: rt.config.EMBED_BATCH_MAX_INPUTS, maxTokens: rt.config.EMBED_BATCH_MAX_TOKENS },
+  });
   const workers = [
-    registerWorker(embedQueue, embedHandlers(rt), {
+    registerWorker(embedQueue, handlers, {
       connection,
       redisPrefix: rt.config.REDIS_PREFIX,
+      // Each job sends its requests one after another: EMBED_CONCURRENCY bounds requests in flight per process.
       concurrency: rt.config.EMBED_CONCURRENCY,
       log,
+      worker: { lockDuration: rt.config.WORKER_LOCK_MS, stalledInterval: rt.config.WORKER_LOCK_MS, maxStalledCount: 2 },
     }),
   ];
+  const watchdog = startEmbedWatchdog({ ...rt, log });
   return {
     workers,
     async close() {
+      await watchdog.stop();
       await Promise.all(workers.map((w) => w.close()));
       connection.disconnect();
     },

@@ -8,8 +8,13 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTyp
 import { adminAuthHook } from './plugins/admin-auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerMetrics } from './plugins/metrics.ts';
+import { registerQueueDashboard } from './plugins/queue-dashboard.ts';
 import { adminClientRoutes } from './routes/admin-clients.ts';
+import { adminCrawlRoutes } from './routes/admin-crawl.ts';
+import { adminEmbeddingRoutes } from './routes/admin-embeddings.ts';
+import { adminJobRoutes } from './routes/admin-jobs.ts';
 import { adminLeadRoutes } from './routes/admin-leads.ts';
+import { adminSourceRoutes } from './routes/admin-sources.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/lead.ts';
@@ -65,6 +70,11 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     await metrics.routes(admin);
     await admin.register(adminClientRoutes(deps));
     await admin.register(adminLeadRoutes(deps));
+    await admin.register(adminCrawlRoutes(deps));
+    await admin.register(adminJobRoutes(deps));
+    await admin.register(adminEmbeddingRoutes(deps));
+    await admin.register(adminSourceRoutes(deps));
+    await registerQueueDashboard(admin, deps.queues);
   });
 
   return app;

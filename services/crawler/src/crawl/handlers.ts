@@ -1,12 +1,32 @@
+import { findJob } from '@kbchat/shared/db/jobs';
 import type { JobHandlers } from '@kbchat/shared/queue/contract';
 import type { crawlQueue } from '@kbchat/shared/queue/queues';
-import type { Runtime } from '@kbchat/shared/runtime';
-import { UnrecoverableError } from 'bullmq';
+import { type Job, UnrecoverableError } from 'bullmq';
+import type { CrawlContext } from './context.ts';
+import { finishCrawl, startCrawl } from './crawl-run.ts';
+import { processPage } from './page.ts';
+import { failCrawl } from './watchdog.ts';
 
-// Placeholder until the crawl pipeline lands (issue 4).
-export function crawlHandlers(_rt: Runtime): JobHandlers<typeof crawlQueue> {
-  const todo = async () => {
-    throw new UnrecoverableError('crawling is not implemented yet');
+/** Thin processors: parse (done by registerWorker), call the feature function, let errors propagate for a retry. */
+export function crawlHandlers(ctx: CrawlContext): JobHandlers<typeof crawlQueue> {
+  return {
+    'crawl.start': async (data, job) => {
+      try {
+        return await startCrawl(ctx, data);
+      } catch (err) {
+        // The last attempt: end the crawl as failed rather than leave it active forever.
+        if (isFinalAttempt(job, err)) {
+          const row = await findJob(ctx.rt.pool, data.jobId);
+          if (row) await failCrawl(ctx, row, `the crawl could not be started (${(err as Error).message.slice(0, 200)})`);
+        }
+        throw err;
+      }
+    },
+    'crawl.page': (data, job) => processPage(ctx, data, job),
+    'crawl.finish': (data) => finishCrawl(ctx, data),
   };
-  return { 'crawl.start': todo, 'crawl.page': todo, 'crawl.finish': todo };
+}
+
+function isFinalAttempt(job: Job, err: unknown): boolean {
+  return err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }

@@ -1,13 +1,27 @@
+import { type EmbedDeps, embedDocuments, giveUpEmbedding } from '@kbchat/shared/embedding/embed-documents';
 import type { JobHandlers } from '@kbchat/shared/queue/contract';
 import type { embedQueue } from '@kbchat/shared/queue/queues';
-import type { Runtime } from '@kbchat/shared/runtime';
 import { UnrecoverableError } from 'bullmq';
 
-// Placeholder until the embedding pipeline lands (issue 4).
-export function embedHandlers(_rt: Runtime): JobHandlers<typeof embedQueue> {
+/**
+ * embed.documents: embed what the job lists (and what its admin job still waits on). Errors
+ * propagate so BullMQ retries with backoff (the openai SDK has already retried 429/5xx honouring
+ * Retry-After); on the last attempt the documents are given up on — kept without embeddings,
+ * counted as failed, the admin job told to run generate-embeddings.
+ */
+export function embedHandlers(deps: EmbedDeps): JobHandlers<typeof embedQueue> {
   return {
-    'embed.documents': async () => {
-      throw new UnrecoverableError('embedding is not implemented yet');
+    'embed.documents': async (data, job) => {
+      // The lease owner is the BullMQ job: a retry (here or in another process) takes its documents back.
+      const owner = `embed-${job.id}`;
+      try {
+        return await embedDocuments(deps, data, owner);
+      } catch (err) {
+        if (err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+          await giveUpEmbedding(deps, data, owner, err);
+        }
+        throw err;
+      }
     },
   };
 }

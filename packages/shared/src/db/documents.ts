@@ -1,0 +1,320 @@
+import type { Queryable } from './pool.ts';
+
+/**
+ * The chunks of crawled pages and their embeddings.
+ *
+ * embed_job_id marks a document an admin job is waiting on; it is cleared exactly once, when the
+ * embedding is written or given up on — the job's embedding counters move with that clear, so they
+ * stay exact however often embed jobs are retried. embed_lease is which embed job holds the
+ * document right now: two embed jobs never pay for the same document.
+ */
+export interface ChunkInput {
+  index: number;
+  heading: string | null;
+  content: string;
+  /** sha256 of content. */
+  hash: string;
+}
+
+/**
+ * Swaps a page's chunks (call inside the page's storing transaction). A new chunk whose title,
+ * heading and content equal an old one's keeps that embedding: an edit to one paragraph costs
+ * the tokens of the chunks it touched, not the page's. Returns how many documents were created
+ * and how many of them wait for an embedding (embed_job_id = jobId).
+ */
+export async function replacePageDocuments(
+  db: Queryable,
+  input: {
+    clientId: string;
+    sourceId: string;
+    pageId: string;
+    jobId: string;
+    url: string;
+    title: string;
+    chunks: ChunkInput[];
+    model: string;
+  },
+): Promise<{ created: number; pending: number; reused: number }> {
+  const { rows } = await db.query<{ pending: boolean; reused: boolean }>(
+    `WITH old AS (
+       DELETE FROM documents WHERE page_id = $1
+       RETURNING title, heading, content_hash, embedding, embedding_model, token_count
+     ), fresh AS (
+       SELECT * FROM unnest($7::int[], $8::text[], $9::text[], $10::text[]) AS n(chunk_index, heading, content, content_hash)
+     )
+     INSERT INTO documents (client_id, source_id, page_id, url, title, heading, chunk_index, content, content_hash,
+                            token_count, embedding, embedding_model, embed_job_id)
+     SELECT $2, $3, $1, $4, $5, n.heading, n.chunk_index, n.content, n.content_hash,
+            o.token_count, o.embedding, o.embedding_model,
+            CASE WHEN o.embedding IS NOT NULL AND o.embedding_model = $11 THEN NULL ELSE $6::uuid END
+       FROM fresh n
+       LEFT JOIN LATERAL (
+         SELECT * FROM old
+          WHERE old.content_hash = n.content_hash AND old.title = $5 AND old.heading IS NOT DISTINCT FROM n.heading
+            AND old.embedding IS NOT NULL
+          LIMIT 1
+       ) o ON true
+     RETURNING embed_job_id IS NOT NULL AS pending, embedding IS NOT NULL AS reused`,
+    [
+      input.pageId,
+      input.clientId,
+      input.sourceId,
+      input.url,
+      input.title,
+      input.jobId,
+      input.chunks.map((c) => c.index),
+      input.chunks.map((c) => c.heading),
+      input.chunks.map((c) => c.content),
+      input.chunks.map((c) => c.hash),
+      input.model,
+    ],
+  );
+  return { created: rows.length, pending: rows.filter((r) => r.pending).length, reused: rows.filter((r) => r.reused).length };
+}
+
+/**
+ * An unchanged page: its documents stay, follow the page to this source, and those without an
+ * embedding of the current model are put on this job's list. Returns how many were.
+ */
+export async function keepPageDocuments(
+  db: Queryable,
+  input: { pageId: string; sourceId: string; jobId: string; model: string },
+): Promise<number> {
+  const { rows } = await db.query<{ pending: boolean }>(
+    `UPDATE documents SET source_id = $2,
+            embed_job_id = CASE WHEN embedding IS NULL OR embedding_model IS DISTINCT FROM $4 THEN $3::uuid ELSE embed_job_id END
+      WHERE page_id = $1
+      RETURNING embed_job_id = $3::uuid AS pending`,
+    [input.pageId, input.sourceId, input.jobId, input.model],
+  );
+  return rows.filter((r) => r.pending).length;
+}
+
+export async function pageDocumentsAwaiting(db: Queryable, pageId: string, jobId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>(
+    'SELECT id FROM documents WHERE page_id = $1 AND embed_job_id = $2 ORDER BY chunk_index',
+    [pageId, jobId],
+  );
+  return rows.map((r) => r.id);
+}
+
+export async function pageDocumentCount(db: Queryable, pageId: string): Promise<number> {
+  const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM documents WHERE page_id = $1', [pageId]);
+  return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * generate-embeddings: puts every document of the client without an embedding of `model` on the
+ * job's list. skipped = documents that already have one.
+ */
+export async function markClientDocumentsForEmbedding(
+  db: Queryable,
+  input: { clientId: string; jobId: string; model: string },
+): Promise<{ marked: number; skipped: number }> {
+  const { rows } = await db.query<{ marked: string; skipped: string }>(
+    `WITH marked AS (
+       UPDATE documents SET embed_job_id = $2, embed_lease = NULL, embed_lease_until = NULL
+        WHERE client_id = $1 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $3)
+        RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM marked) AS marked,
+            (SELECT count(*) FROM documents WHERE client_id = $1 AND embedding IS NOT NULL AND embedding_model = $3) AS skipped`,
+    [input.clientId, input.jobId, input.model],
+  );
+  return { marked: Number(rows[0]?.marked ?? 0), skipped: Number(rows[0]?.skipped ?? 0) };
+}
+
+export async function documentIdsAwaiting(db: Queryable, jobId: string): Promise<string[]> {
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM documents WHERE embed_job_id = $1 ORDER BY page_id, chunk_index', [
+    jobId,
+  ]);
+  return rows.map((r) => r.id);
+}
+
+export async function hasDocumentsAwaiting(db: Queryable, jobId: string): Promise<boolean> {
+  const { rows } = await db.query<{ any: boolean }>('SELECT EXISTS (SELECT 1 FROM documents WHERE embed_job_id = $1) AS any', [jobId]);
+  return Boolean(rows[0]?.any);
+}
+
+export interface ClaimedDocument {
+  id: string;
+  title: string;
+  heading: string | null;
+  content: string;
+  embed_job_id: string | null;
+}
+
+/**
+ * Leases documents for embedding: those of `ids`, and — when jobId is given — any other document
+ * the same admin job waits on (so many small per-page jobs coalesce into full API batches).
+ * Only documents still awaiting that job (embed_job_id = jobId, or NULL without a jobId) and still
+ * lacking a `model` embedding; never one another live lease holds. A retry of the same owner
+ * takes its own leases back.
+ */
+export async function leaseDocumentsForEmbedding(
+  db: Queryable,
+  input: { clientId: string; ids: string[]; jobId: string | null; owner: string; leaseMs: number; model: string; limit: number },
+): Promise<ClaimedDocument[]> {
+  const { rows } = await db.query<ClaimedDocument>(
+    `UPDATE documents d SET embed_lease = $4, embed_lease_until = now() + make_interval(secs => $5::double precision / 1000)
+      WHERE d.id IN (
+        SELECT id FROM documents
+         WHERE client_id = $1
+           AND embed_job_id IS NOT DISTINCT FROM $3::uuid
+           AND ($3::uuid IS NOT NULL OR id = ANY ($2::uuid[]))
+           AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $6)
+           AND (embed_lease IS NULL OR embed_lease = $4 OR embed_lease_until < now())
+         ORDER BY (id = ANY ($2::uuid[])) DESC, page_id, chunk_index
+         LIMIT $7
+         FOR UPDATE SKIP LOCKED)
+      RETURNING d.id, d.title, d.heading, d.content, d.embed_job_id`,
+    [input.clientId, input.ids, input.jobId, input.owner, input.leaseMs, input.model, input.limit],
+  );
+  return rows;
+}
+
+export interface EmbeddingWrite {
+  id: string;
+  /** pgvector text form ('[0.1,0.2,…]'). */
+  vector: string;
+  tokens: number;
+}
+
+/**
+ * Stores embeddings of documents this owner still holds, and takes them off their job's list.
+ * Returns, per admin job, how many documents and tokens were written (for its counters).
+ */
+export async function writeEmbeddings(
+  db: Queryable,
+  input: { clientId: string; owner: string; model: string; rows: EmbeddingWrite[] },
+): Promise<Map<string | null, { documents: number; tokens: number }>> {
+  const { rows } = await db.query<{ job_id: string | null; tokens: number }>(
+    `WITH input AS (
+       SELECT * FROM unnest($3::uuid[], $4::text[], $5::int[]) AS u(id, vec, tokens)
+     ), held AS (
+       SELECT d.id, d.embed_job_id FROM documents d JOIN input i ON i.id = d.id
+        WHERE d.client_id = $1 AND d.embed_lease = $2
+        FOR UPDATE OF d
+     )
+     UPDATE documents d SET embedding = i.vec::vector, embedding_model = $6, token_count = i.tokens,
+                            embed_job_id = NULL, embed_lease = NULL, embed_lease_until = NULL
+       FROM input i, held h
+      WHERE d.id = i.id AND h.id = d.id
+      RETURNING h.embed_job_id AS job_id, i.tokens`,
+    [
+      input.clientId,
+      input.owner,
+      input.rows.map((r) => r.id),
+      input.rows.map((r) => r.vector),
+      input.rows.map((r) => r.tokens),
+      input.model,
+    ],
+  );
+  return groupByJob(rows);
+}
+
+/**
+ * Gives up on the documents this owner holds (and the listed ones no live lease holds): they stay
+ * stored without an embedding, off their job's list. Returns the count per admin job.
+ */
+export async function releaseFailedDocuments(
+  db: Queryable,
+  input: { clientId: string; owner: string; ids: string[]; jobId: string | null },
+): Promise<Map<string | null, { documents: number; tokens: number }>> {
+  const { rows } = await db.query<{ job_id: string | null; tokens: number }>(
+    `WITH held AS (
+       SELECT id, embed_job_id FROM documents
+        WHERE client_id = $1 AND embed_job_id IS NOT NULL
+          AND (embed_lease = $2 OR (id = ANY ($3::uuid[]) AND embed_job_id IS NOT DISTINCT FROM $4::uuid
+                                    AND (embed_lease IS NULL OR embed_lease_until < now())))
+        FOR UPDATE
+     )
+     UPDATE documents d SET embed_job_id = NULL, embed_lease = NULL, embed_lease_until = NULL
+       FROM held h WHERE d.id = h.id
+      RETURNING h.embed_job_id AS job_id, 0 AS tokens`,
+    [input.clientId, input.owner, input.ids, input.jobId],
+  );
+  // Leases of documents that were not on a job's list (an embed job without an admin job).
+  await db.query('UPDATE documents SET embed_lease = NULL, embed_lease_until = NULL WHERE client_id = $1 AND embed_lease = $2', [
+    input.clientId,
+    input.owner,
+  ]);
+  return groupByJob(rows);
+}
+
+function groupByJob(rows: { job_id: string | null; tokens: number }[]): Map<string | null, { documents: number; tokens: number }> {
+  const out = new Map<string | null, { documents: number; tokens: number }>();
+  for (const r of rows) {
+    const e = out.get(r.job_id) ?? { documents: 0, tokens: 0 };
+    e.documents += 1;
+    e.tokens += Number(r.tokens);
+    out.set(r.job_id, e);
+  }
+  return out;
+}
+
+/** Active admin jobs with documents no live lease holds (the embed watchdog re-enqueues them). */
+export async function jobsWithUnleasedDocuments(
+  db: Queryable,
+  limit = 100,
+): Promise<{ job_id: string; client_id: string; document_id: string }[]> {
+  const { rows } = await db.query<{ job_id: string; client_id: string; document_id: string }>(
+    `SELECT DISTINCT ON (d.embed_job_id) d.embed_job_id AS job_id, d.client_id, d.id AS document_id
+       FROM documents d JOIN jobs j ON j.id = d.embed_job_id
+      WHERE d.embed_job_id IS NOT NULL AND j.status = 'active'
+        AND (d.embed_lease IS NULL OR d.embed_lease_until < now())
+      ORDER BY d.embed_job_id, d.id
+      LIMIT $1`,
+    [limit],
+  );
+  return rows;
+}
+
+export interface DocumentStats {
+  total: number;
+  embedded: number;
+  byModel: Record<string, number>;
+}
+
+export async function documentStats(db: Queryable, clientId: string): Promise<DocumentStats> {
+  const { rows } = await db.query<{ model: string | null; n: string }>(
+    `SELECT CASE WHEN embedding IS NULL THEN NULL ELSE embedding_model END AS model, count(*) AS n
+       FROM documents WHERE client_id = $1 GROUP BY 1`,
+    [clientId],
+  );
+  const stats: DocumentStats = { total: 0, embedded: 0, byModel: {} };
+  for (const r of rows) {
+    const n = Number(r.n);
+    stats.total += n;
+    if (r.model !== null) {
+      stats.embedded += n;
+      stats.byModel[r.model] = n;
+    }
+  }
+  return stats;
+}
+
+export interface DocumentListRow {
+  id: string;
+  url: string;
+  title: string;
+  heading: string | null;
+  chunk_index: number;
+  token_count: number | null;
+  embedding_model: string | null;
+  content_preview: string;
+  source_id: string | null;
+}
+
+export async function listDocuments(db: Queryable, clientId: string, page: { limit: number; offset: number }): Promise<DocumentListRow[]> {
+  const { rows } = await db.query<DocumentListRow>(
+    `SELECT id, url, title, heading, chunk_index, token_count, source_id,
+            CASE WHEN embedding IS NULL THEN NULL ELSE embedding_model END AS embedding_model,
+            left(content, 200) AS content_preview
+       FROM documents WHERE client_id = $1
+      ORDER BY url, chunk_index, id
+      LIMIT $2 OFFSET $3`,
+    [clientId, page.limit, page.offset],
+  );
+  return rows;
+}

@@ -1,0 +1,221 @@
+import { isUuid } from './clients.ts';
+import type { Queryable } from './pool.ts';
+
+/**
+ * Admin jobs (a crawl, a generate-embeddings run): what GET /api/admin/jobs/:jobId reports.
+ * Counters only ever grow, by statements that run exactly once per event (each guarded by a state
+ * transition of the row that caused it), so retried BullMQ jobs never count twice.
+ */
+export type JobKind = 'crawl' | 'generate-embeddings';
+export type JobStatus = 'queued' | 'active' | 'completed' | 'failed';
+export type JobPhase = 'pending' | 'crawling' | 'embedding' | 'done';
+export type RenderMode = 'auto' | 'never' | 'always';
+
+export interface CrawlOptions {
+  /** As the admin sent it. */
+  url: string;
+  /** Normalised: the source's identity and the first URL of the frontier. */
+  startUrl: string;
+  maxPages: number;
+  render: RenderMode;
+}
+
+export interface JobRow {
+  id: string;
+  client_id: string;
+  source_id: string | null;
+  kind: JobKind;
+  status: JobStatus;
+  phase: JobPhase;
+  options: Partial<CrawlOptions> & Record<string, unknown>;
+  pages_discovered: number;
+  pages_fetched: number;
+  pages_indexed: number;
+  pages_unchanged: number;
+  pages_skipped: number;
+  pages_failed: number;
+  pages_removed: number;
+  skip_reasons: Record<string, number>;
+  documents_created: number;
+  documents_skipped: number;
+  embeddings_done: number;
+  embeddings_failed: number;
+  /** bigint: pg returns it as a string. */
+  embedding_tokens: string;
+  frontier_size: number;
+  frontier_capped: boolean;
+  notes: string[];
+  robots: { crawlDelayMs: number | null; sitemaps: string[]; error?: string } | null;
+  result: Record<string, unknown> | null;
+  message: string | null;
+  error: string | null;
+  created_at: Date;
+  started_at: Date | null;
+  finished_at: Date | null;
+  updated_at: Date;
+}
+
+export interface JobCounters {
+  pages_discovered?: number;
+  pages_fetched?: number;
+  pages_indexed?: number;
+  pages_unchanged?: number;
+  pages_skipped?: number;
+  pages_failed?: number;
+  pages_removed?: number;
+  documents_created?: number;
+  documents_skipped?: number;
+  embeddings_done?: number;
+  embeddings_failed?: number;
+  embedding_tokens?: number;
+}
+
+const COUNTER_COLUMNS = [
+  'pages_discovered',
+  'pages_fetched',
+  'pages_indexed',
+  'pages_unchanged',
+  'pages_skipped',
+  'pages_failed',
+  'pages_removed',
+  'documents_created',
+  'documents_skipped',
+  'embeddings_done',
+  'embeddings_failed',
+  'embedding_tokens',
+] as const satisfies readonly (keyof JobCounters)[];
+
+export async function insertJob(
+  db: Queryable,
+  input: { clientId: string; sourceId: string | null; kind: JobKind; options: Record<string, unknown>; phase?: JobPhase },
+): Promise<JobRow> {
+  const { rows } = await db.query<JobRow>(
+    `INSERT INTO jobs (client_id, source_id, kind, options, phase)
+     VALUES ($1, $2, $3, $4, $5)
+     RETURNING *`,
+    [input.clientId, input.sourceId, input.kind, JSON.stringify(input.options), input.phase ?? 'pending'],
+  );
+  return rows[0] as JobRow;
+}
+
+export async function findJob(db: Queryable, jobId: string): Promise<JobRow | undefined> {
+  if (!isUuid(jobId)) return undefined;
+  const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1', [jobId]);
+  return rows[0];
+}
+
+/** Row-locks the job inside a transaction: every decision about the job's end is taken under it. */
+export async function lockJob(db: Queryable, jobId: string): Promise<JobRow | undefined> {
+  const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1 FOR UPDATE', [jobId]);
+  return rows[0];
+}
+
+/** queued → active; a no-op (returning the row) when it already is active, undefined when finished or gone. */
+export async function activateJob(db: Queryable, jobId: string, phase: JobPhase): Promise<JobRow | undefined> {
+  const { rows } = await db.query<JobRow>(
+    `UPDATE jobs SET
+       status = 'active',
+       phase = CASE WHEN status = 'queued' THEN $2 ELSE phase END,
+       started_at = coalesce(started_at, now()),
+       updated_at = now()
+     WHERE id = $1 AND status IN ('queued', 'active')
+     RETURNING *`,
+    [jobId, phase],
+  );
+  return rows[0];
+}
+
+export async function setJobPhase(db: Queryable, jobId: string, phase: JobPhase): Promise<void> {
+  await db.query('UPDATE jobs SET phase = $2, updated_at = now() WHERE id = $1', [jobId, phase]);
+}
+
+/** Adds to the job's counters (and skip reasons). Zero deltas are left out of the statement. */
+export async function addJobCounters(
+  db: Queryable,
+  jobId: string,
+  delta: JobCounters,
+  skipReasons: Record<string, number> = {},
+): Promise<void> {
+  const sets: string[] = [];
+  const values: unknown[] = [jobId];
+  for (const column of COUNTER_COLUMNS) {
+    const n = delta[column];
+    if (!n) continue;
+    values.push(n);
+    sets.push(`${column} = ${column} + $${values.length}`);
+  }
+  const reasons = Object.entries(skipReasons).filter(([, n]) => n > 0);
+  if (reasons.length > 0) {
+    values.push(JSON.stringify(Object.fromEntries(reasons)));
+    // Merge: each reason's count is added to what is there.
+    sets.push(
+      `skip_reasons = skip_reasons || (SELECT coalesce(jsonb_object_agg(k, coalesce((skip_reasons ->> k)::int, 0) + v::int), '{}'::jsonb)
+                                         FROM jsonb_each_text($${values.length}::jsonb) AS r(k, v))`,
+    );
+  }
+  if (sets.length === 0) return;
+  await db.query(`UPDATE jobs SET ${sets.join(', ')}, updated_at = now() WHERE id = $1`, values);
+}
+
+/** Appends an operator-facing note once (the same note from many pages is kept once). */
+export async function addJobNote(db: Queryable, jobId: string, note: string): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET notes = array_append(notes, $2::text), updated_at = now()
+      WHERE id = $1 AND NOT ($2::text = ANY (notes)) AND cardinality(notes) < 20`,
+    [jobId, note.slice(0, 500)],
+  );
+}
+
+export async function setJobRobots(db: Queryable, jobId: string, robots: JobRow['robots']): Promise<void> {
+  await db.query('UPDATE jobs SET robots = $2, updated_at = now() WHERE id = $1', [jobId, JSON.stringify(robots)]);
+}
+
+/** Reserves up to `wanted` slots of the maxPages budget; returns how many were granted. Call with the job row locked. */
+export async function reserveFrontier(db: Queryable, jobId: string, granted: number, capped: boolean): Promise<void> {
+  await db.query(
+    `UPDATE jobs SET frontier_size = frontier_size + $2, pages_discovered = pages_discovered + $2,
+                     frontier_capped = frontier_capped OR $3, updated_at = now()
+      WHERE id = $1`,
+    [jobId, granted, capped],
+  );
+}
+
+/**
+ * The one way a job ends: a conditional UPDATE, so however many workers race to finish it,
+ * exactly one succeeds (and only that one may act on the end, e.g. log it).
+ */
+export async function finishJob(
+  db: Queryable,
+  jobId: string,
+  outcome: { status: 'completed' | 'failed'; result: Record<string, unknown>; message: string; error: string | null },
+): Promise<JobRow | undefined> {
+  const { rows } = await db.query<JobRow>(
+    `UPDATE jobs SET status = $2, phase = 'done', result = $3, message = $4, error = $5,
+                     finished_at = now(), updated_at = now()
+      WHERE id = $1 AND status IN ('queued', 'active')
+      RETURNING *`,
+    [jobId, outcome.status, JSON.stringify(outcome.result), outcome.message, outcome.error],
+  );
+  return rows[0];
+}
+
+/** Active jobs in a phase, oldest first (the watchdogs' work list). */
+export async function listUnfinishedJobs(db: Queryable, kind: JobKind | undefined, limit = 200): Promise<JobRow[]> {
+  const { rows } = await db.query<JobRow>(
+    `SELECT * FROM jobs WHERE status IN ('queued', 'active') AND ($1::text IS NULL OR kind = $1)
+      ORDER BY created_at LIMIT $2`,
+    [kind ?? null, limit],
+  );
+  return rows;
+}
+
+/** The most recent job of each source (for the sources listing). */
+export async function lastJobsBySource(db: Queryable, clientId: string): Promise<Map<string, JobRow>> {
+  const { rows } = await db.query<JobRow>(
+    `SELECT DISTINCT ON (source_id) * FROM jobs
+      WHERE client_id = $1 AND source_id IS NOT NULL AND kind = 'crawl'
+      ORDER BY source_id, created_at DESC`,
+    [clientId],
+  );
+  return new Map(rows.map((r) => [r.source_id as string, r]));
+}

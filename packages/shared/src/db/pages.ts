@@ -1,0 +1,108 @@
+import type { Queryable } from './pool.ts';
+
+/** One row per (client, normalised URL): the page a crawl indexed, whichever source's crawl saw it last. */
+export interface PageRow {
+  id: string;
+  client_id: string;
+  source_id: string;
+  url: string;
+  title: string;
+  content_hash: string | null;
+  etag: string | null;
+  last_modified: string | null;
+  http_status: number | null;
+  status: 'indexed' | 'skipped' | 'failed' | 'gone';
+  last_job_id: string | null;
+  links: string[] | null;
+  fetched_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export async function findPage(db: Queryable, clientId: string, url: string): Promise<PageRow | undefined> {
+  const { rows } = await db.query<PageRow>('SELECT * FROM pages WHERE client_id = $1 AND url = $2', [clientId, url]);
+  return rows[0];
+}
+
+/** Locks the page row (if any) inside the storing transaction, so two stores of one URL serialise. */
+export async function lockPage(db: Queryable, clientId: string, url: string): Promise<PageRow | undefined> {
+  const { rows } = await db.query<PageRow>('SELECT * FROM pages WHERE client_id = $1 AND url = $2 FOR UPDATE', [clientId, url]);
+  return rows[0];
+}
+
+export interface PageWrite {
+  clientId: string;
+  sourceId: string;
+  jobId: string;
+  url: string;
+  title: string;
+  contentHash: string;
+  etag: string | null;
+  lastModified: string | null;
+  httpStatus: number;
+  links: string[];
+}
+
+/** Inserts or refreshes the page as indexed by this job; returns its id. */
+export async function upsertIndexedPage(db: Queryable, p: PageWrite): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO pages (client_id, source_id, url, title, content_hash, etag, last_modified, http_status, status, last_job_id, links, fetched_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'indexed', $9, $10, now())
+     ON CONFLICT (client_id, url) DO UPDATE SET
+       source_id = EXCLUDED.source_id, title = EXCLUDED.title, content_hash = EXCLUDED.content_hash,
+       etag = EXCLUDED.etag, last_modified = EXCLUDED.last_modified, http_status = EXCLUDED.http_status,
+       status = 'indexed', last_job_id = EXCLUDED.last_job_id, links = EXCLUDED.links,
+       fetched_at = now(), updated_at = now()
+     RETURNING id`,
+    [p.clientId, p.sourceId, p.url, p.title, p.contentHash, p.etag, p.lastModified, p.httpStatus, p.jobId, p.links],
+  );
+  return (rows[0] as { id: string }).id;
+}
+
+/** A 304 or an unchanged body: the page is seen by this job, its documents stay as they are. */
+export async function markPageSeen(
+  db: Queryable,
+  pageId: string,
+  input: {
+    sourceId: string;
+    jobId: string;
+    httpStatus: number;
+    etag?: string | null;
+    lastModified?: string | null;
+    title?: string;
+    links?: string[];
+  },
+): Promise<void> {
+  await db.query(
+    `UPDATE pages SET source_id = $2, last_job_id = $3, etag = coalesce($4, etag), last_modified = coalesce($5, last_modified),
+                      http_status = $6, title = coalesce($7, title), links = coalesce($8, links), fetched_at = now(), updated_at = now()
+      WHERE id = $1`,
+    [
+      pageId,
+      input.sourceId,
+      input.jobId,
+      input.etag ?? null,
+      input.lastModified ?? null,
+      input.httpStatus,
+      input.title ?? null,
+      input.links ?? null,
+    ],
+  );
+}
+
+/**
+ * Removes the source's pages (and, by cascade, their documents) that this crawl did not see.
+ * Kept: pages whose URL failed transiently in this crawl (a 5xx is not "gone"), and — when the
+ * crawl hit maxPages — pages it never reached (not being reached is no evidence they are gone).
+ */
+export async function deleteGonePages(db: Queryable, input: { sourceId: string; jobId: string; capped: boolean }): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM pages p
+      WHERE p.source_id = $1
+        AND p.last_job_id IS DISTINCT FROM $2
+        AND NOT EXISTS (SELECT 1 FROM crawl_urls c WHERE c.job_id = $2 AND c.url = p.url AND c.state IN ('failed', 'queued', 'active'))
+        AND (NOT $3 OR EXISTS (SELECT 1 FROM crawl_urls c WHERE c.job_id = $2 AND c.url = p.url))`,
+    [input.sourceId, input.jobId, input.capped],
+  );
+  return rowCount ?? 0;
+}

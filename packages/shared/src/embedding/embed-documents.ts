@@ -1,0 +1,174 @@
+import { chunkEmbeddingText } from '../crawl/chunker.ts';
+import {
+  type ClaimedDocument,
+  type EmbeddingWrite,
+  leaseDocumentsForEmbedding,
+  releaseFailedDocuments,
+  writeEmbeddings,
+} from '../db/documents.ts';
+import { addJobCounters, addJobNote } from '../db/jobs.ts';
+import { type Pool, type Queryable, toVector, withTransaction } from '../db/pool.ts';
+import { recordUsage } from '../db/usage.ts';
+import type { Logger } from '../logger.ts';
+import { type BatchLimits, planBatches } from '../providers/batching.ts';
+import type { EmbeddingProvider } from '../providers/embedding-provider.ts';
+import { countTokens } from '../providers/tokenizer.ts';
+import { settleJobIfDone } from './settle-job.ts';
+
+/**
+ * The embed step, as one function the embedder worker and tests call: lease the documents, plan
+ * batches within the API's bounds, call the provider, write each batch's vectors with usage and
+ * job counters in one transaction. Progress is kept batch by batch, so a retry after a failure
+ * (or a crash) pays only for what was not written yet.
+ */
+export interface EmbedDeps {
+  pool: Pool;
+  provider: EmbeddingProvider;
+  log: Logger;
+  limits?: BatchLimits;
+  /** How long a lease holds documents against other embed jobs (a dead worker's lease expires). */
+  leaseMs?: number;
+  /** Documents leased per round: a few full requests, so progress is written often. */
+  roundSize?: number;
+}
+
+export interface EmbedInput {
+  clientId: string;
+  jobId?: string | undefined;
+  documentIds: string[];
+}
+
+export interface EmbedSummary {
+  documents: number;
+  tokens: number;
+  requests: number;
+}
+
+export const DEFAULT_LEASE_MS = 10 * 60_000;
+const DEFAULT_ROUND_SIZE = 4096;
+/** Vectors per UPDATE: 1536 floats each make a big statement; keep each one reasonable. */
+const WRITE_SLICE = 256;
+
+export function embeddingInput(doc: Pick<ClaimedDocument, 'title' | 'heading' | 'content'>): string {
+  return chunkEmbeddingText(doc.title, doc.heading, doc.content);
+}
+
+export async function embedDocuments(deps: EmbedDeps, input: EmbedInput, owner: string, signal?: AbortSignal): Promise<EmbedSummary> {
+  const { pool, provider } = deps;
+  const summary: EmbedSummary = { documents: 0, tokens: 0, requests: 0 };
+  for (;;) {
+    signal?.throwIfAborted();
+    const docs = await leaseDocumentsForEmbedding(pool, {
+      clientId: input.clientId,
+      ids: input.documentIds,
+      jobId: input.jobId ?? null,
+      owner,
+      leaseMs: deps.leaseMs ?? DEFAULT_LEASE_MS,
+      model: provider.model,
+      limit: deps.roundSize ?? DEFAULT_ROUND_SIZE,
+    });
+    if (docs.length === 0) break;
+    const batches = planBatches(
+      docs.map((d) => ({ id: d.id, text: embeddingInput(d) })),
+      deps.limits,
+    );
+    for (const batch of batches) {
+      const result = await provider.embed(batch.inputs, signal);
+      summary.requests += 1;
+      if (result.vectors.length !== batch.inputs.length) {
+        throw new Error(`embedding provider returned ${result.vectors.length} vectors for ${batch.inputs.length} inputs`);
+      }
+      const rows: EmbeddingWrite[] = batch.ids.map((id, i) => ({
+        id,
+        vector: toVector(result.vectors[i] as number[]),
+        tokens: countTokens(batch.inputs[i] as string),
+      }));
+      const written = await withTransaction(pool, async (tx) => {
+        let n = 0;
+        const perJob = new Map<string | null, { documents: number; tokens: number }>();
+        for (let i = 0; i < rows.length; i += WRITE_SLICE) {
+          const part = await writeEmbeddings(tx, {
+            clientId: input.clientId,
+            owner,
+            model: provider.model,
+            rows: rows.slice(i, i + WRITE_SLICE),
+          });
+          for (const [job, v] of part) {
+            const e = perJob.get(job) ?? { documents: 0, tokens: 0 };
+            e.documents += v.documents;
+            e.tokens += v.tokens;
+            perJob.set(job, e);
+            n += v.documents;
+          }
+        }
+        await recordUsage(tx, {
+          clientId: input.clientId,
+          kind: 'embedding',
+          model: provider.model,
+          requests: 1,
+          promptTokens: result.tokens,
+          costUsd: (result.tokens / 1000) * provider.costPer1kTokens,
+        });
+        await countAndSettle(tx, perJob, 'embeddings_done');
+        return n;
+      });
+      summary.documents += written;
+      summary.tokens += result.tokens;
+    }
+  }
+  return summary;
+}
+
+/**
+ * The embed step gave up (provider kept failing): the documents stay stored without embeddings,
+ * leave their job's list (counted as failed), and the job is told why.
+ */
+export async function giveUpEmbedding(
+  deps: Pick<EmbedDeps, 'pool' | 'log'>,
+  input: EmbedInput,
+  owner: string,
+  err: unknown,
+): Promise<number> {
+  const reason = describeProviderError(err);
+  return withTransaction(deps.pool, async (tx) => {
+    const perJob = await releaseFailedDocuments(tx, {
+      clientId: input.clientId,
+      owner,
+      ids: input.documentIds,
+      jobId: input.jobId ?? null,
+    });
+    let n = 0;
+    for (const [job, v] of perJob) {
+      n += v.documents;
+      if (job) await addJobNote(tx, job, `Embedding failed: ${reason}.`);
+    }
+    await countAndSettle(tx, perJob, 'embeddings_failed');
+    deps.log.warn({ clientId: input.clientId, jobId: input.jobId, documents: n, reason }, 'embedding given up');
+    return n;
+  });
+}
+
+async function countAndSettle(
+  tx: Queryable,
+  perJob: Map<string | null, { documents: number; tokens: number }>,
+  column: 'embeddings_done' | 'embeddings_failed',
+): Promise<void> {
+  // Sorted: two transactions always lock job rows in the same order (no deadlock between them).
+  const jobs = [...perJob.entries()].filter((e): e is [string, { documents: number; tokens: number }] => e[0] !== null).sort();
+  for (const [job, v] of jobs) {
+    await addJobCounters(tx, job, { [column]: v.documents, embedding_tokens: column === 'embeddings_done' ? v.tokens : 0 });
+    await settleJobIfDone(tx, job);
+  }
+}
+
+/** A provider error in words fit for a job message: status and the provider's message, never a key or header. */
+export function describeProviderError(err: unknown): string {
+  const e = err as { status?: number; message?: string; name?: string } | null;
+  const status = typeof e?.status === 'number' ? `HTTP ${e.status}` : (e?.name ?? 'error');
+  const message = (e?.message ?? String(err))
+    .replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***')
+    .replace(/Bearer\s+\S+/gi, 'Bearer ***')
+    .replace(/\s+/g, ' ')
+    .slice(0, 200);
+  return `${status}: ${message}`.replace(/\.$/, '');
+}

@@ -1,0 +1,130 @@
+import type { Config } from '../config.ts';
+import { normalizeUrl } from '../crawl/url.ts';
+import { findClient } from '../db/clients.ts';
+import { documentIdsAwaiting, markClientDocumentsForEmbedding } from '../db/documents.ts';
+import { activateJob, addJobCounters, findJob, insertJob, type JobRow, type RenderMode } from '../db/jobs.ts';
+import { type Pool, withTransaction } from '../db/pool.ts';
+import { upsertSource } from '../db/sources.ts';
+import { enqueueEmbedding } from '../embedding/enqueue.ts';
+import { settleJobIfDone } from '../embedding/settle-job.ts';
+import { BadRequestError, NotFoundError } from '../errors.ts';
+import type { Logger } from '../logger.ts';
+import type { Queues } from '../runtime.ts';
+import { startJobId } from './job-ids.ts';
+
+/**
+ * What the admin endpoints start: a crawl, a generate-embeddings run. The job row is committed
+ * first; the queue is told second. If Redis is away at that moment the job is still there and the
+ * watchdogs enqueue it when Redis is back — the caller gets a 202 with a statusUrl, never a lost job.
+ */
+export interface PipelineDeps {
+  config: Config;
+  pool: Pool;
+  queues: Queues;
+  log: Logger;
+}
+
+const clientNotFound = (details: string | string[]) => new NotFoundError('Client not found', details);
+
+export async function startCrawlJob(
+  deps: PipelineDeps,
+  input: { clientId: string; url: string; maxPages: number; render: RenderMode },
+  notFoundDetails: string | string[],
+): Promise<{ job: JobRow; enqueued: boolean }> {
+  const client = await findClient(deps.pool, input.clientId);
+  if (!client) throw clientNotFound(notFoundDetails);
+  const startUrl = normalizeUrl(input.url);
+  if (!startUrl) throw new BadRequestError('Invalid request', 'url must be a valid HTTP or HTTPS URL');
+
+  const job = await withTransaction(deps.pool, async (tx) => {
+    const source = await upsertSource(tx, client.id, startUrl);
+    return insertJob(tx, {
+      clientId: client.id,
+      sourceId: source.id,
+      kind: 'crawl',
+      options: { url: input.url, startUrl, maxPages: input.maxPages, render: input.render },
+    });
+  });
+  let enqueued = true;
+  try {
+    await deps.queues.crawl.add('crawl.start', { jobId: job.id, clientId: client.id }, { jobId: startJobId(job.id) });
+  } catch (err) {
+    enqueued = false;
+    deps.log.warn({ jobId: job.id, err: { message: (err as Error).message } }, 'crawl.start not enqueued; the watchdog will enqueue it');
+  }
+  return { job, enqueued };
+}
+
+export async function startGenerateEmbeddingsJob(
+  deps: PipelineDeps,
+  input: { clientId: string; model: string },
+  notFoundDetails: string | string[],
+): Promise<{ job: JobRow; enqueued: boolean }> {
+  const client = await findClient(deps.pool, input.clientId);
+  if (!client) throw clientNotFound(notFoundDetails);
+
+  // One transaction: a job that exists has its documents listed, so it can always be settled.
+  const { job, marked } = await withTransaction(deps.pool, async (tx) => {
+    const created = await insertJob(tx, {
+      clientId: client.id,
+      sourceId: null,
+      kind: 'generate-embeddings',
+      options: { model: input.model },
+      phase: 'embedding',
+    });
+    await activateJob(tx, created.id, 'embedding');
+    const counts = await markClientDocumentsForEmbedding(tx, { clientId: client.id, jobId: created.id, model: input.model });
+    await addJobCounters(tx, created.id, { documents_skipped: counts.skipped });
+    if (counts.marked === 0) await settleJobIfDone(tx, created.id);
+    return { job: created, marked: counts.marked };
+  });
+  if (marked === 0) return { job, enqueued: true };
+  try {
+    const ids = await documentIdsAwaiting(deps.pool, job.id);
+    await enqueueEmbedding(deps.queues, deps.config, { clientId: client.id, jobId: job.id, documentIds: ids, key: `gen-${job.id}` });
+    return { job, enqueued: true };
+  } catch (err) {
+    deps.log.warn({ jobId: job.id, err: { message: (err as Error).message } }, 'embed jobs not enqueued; the watchdog will enqueue them');
+    return { job, enqueued: false };
+  }
+}
+
+/**
+ * Waits for a job to finish (completed or failed), up to timeoutMs or until the signal aborts
+ * (the caller hung up). Polls the row: cheap, and it cannot miss an end the way a lost pub/sub
+ * message could.
+ */
+export async function waitForJob(pool: Pool, jobId: string, timeoutMs: number, signal?: AbortSignal): Promise<JobRow | undefined> {
+  const deadline = Date.now() + timeoutMs;
+  let interval = 100;
+  for (;;) {
+    const job = await findJob(pool, jobId);
+    if (!job) return undefined;
+    if (job.status === 'completed' || job.status === 'failed') return job;
+    const left = deadline - Date.now();
+    if (left <= 0 || signal?.aborted) return undefined;
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, Math.min(interval, left));
+      signal?.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
+    });
+    interval = Math.min(interval * 1.5, 1_000);
+  }
+}
+
+/** `Prefer: respond-async` (RFC 7240), among other preferences or alone. */
+export function prefersAsync(prefer: string | string[] | undefined): boolean {
+  const values = Array.isArray(prefer) ? prefer : prefer ? [prefer] : [];
+  return values.some((v) =>
+    v
+      .split(',')
+      .map((p) => p.trim().split(/[;=]/)[0]?.trim().toLowerCase())
+      .includes('respond-async'),
+  );
+}

@@ -1,0 +1,96 @@
+import { isFrontierDrained, staleOpenUrls, touchCrawlUrl } from '@kbchat/shared/db/crawl-urls';
+import { finishJob, type JobRow, listUnfinishedJobs } from '@kbchat/shared/db/jobs';
+import { finishJobId, pageJobId, startJobId } from '@kbchat/shared/pipeline/job-ids';
+import { startPeriodic } from '@kbchat/shared/pipeline/periodic';
+import type { CrawlContext } from './context.ts';
+import { enqueuePages } from './frontier.ts';
+import { settleNotIndexed } from './store-page.ts';
+
+/**
+ * Heals what a crash or a Redis outage can leave between Postgres (the truth: crawl_urls, jobs)
+ * and BullMQ (the work): a claimed URL whose job never reached Redis or was lost, a page job that
+ * failed for good without settling its URL (stalled too often), a drained crawl whose crawl.finish
+ * never ran, a crawl whose crawl.start was lost. Every repair is an idempotent re-enqueue with the
+ * same deterministic job id, or a conditional settle.
+ */
+export function startCrawlWatchdog(ctx: CrawlContext): { stop(): Promise<void> } {
+  const { config, log } = ctx.rt;
+  // Old enough that normal processing would have touched it; BullMQ's own state is what decides.
+  const staleMs = Math.max(2 * config.PIPELINE_WATCHDOG_MS, 2 * config.WORKER_LOCK_MS);
+  return startPeriodic({
+    name: 'crawl-watchdog',
+    redis: ctx.rt.redis,
+    redisPrefix: config.REDIS_PREFIX,
+    intervalMs: config.PIPELINE_WATCHDOG_MS,
+    log,
+    tick: () => crawlWatchdogTick(ctx, staleMs),
+  });
+}
+
+export async function crawlWatchdogTick(ctx: CrawlContext, staleMs: number): Promise<void> {
+  const { pool, log } = ctx.rt;
+  const queue = ctx.rt.queues.crawl.queue;
+
+  for (const row of await staleOpenUrls(pool, staleMs)) {
+    const bull = await queue.getJob(pageJobId(row.job_id, row.url));
+    const state = bull ? await bull.getState() : 'missing';
+    const job = { id: row.job_id, client_id: row.client_id } as JobRow;
+    if (state === 'failed') {
+      // Failed for good without settling (e.g. stalled more than maxStalledCount): count it as failed.
+      await settleNotIndexed(pool, row.job_id, row.url, { state: 'failed', reason: 'worker-lost', fetched: false });
+      await maybeQueueFinish(ctx, job);
+      log.warn({ jobId: row.job_id, url: row.url }, 'watchdog: page job failed without settling; counted as failed');
+      continue;
+    }
+    if (state === 'missing' || state === 'completed' || state === 'unknown') {
+      if (bull) await bull.remove().catch(() => {});
+      await enqueuePages(ctx, job, [{ url: row.url, depth: row.depth }]);
+      log.warn({ jobId: row.job_id, url: row.url, state }, 'watchdog: re-enqueued a claimed page');
+    }
+    await touchCrawlUrl(pool, row.job_id, row.url);
+  }
+
+  for (const job of await listUnfinishedJobs(pool, 'crawl')) {
+    const age = Date.now() - job.updated_at.getTime();
+    if (job.phase === 'pending' && age > staleMs) {
+      const bull = await queue.getJob(startJobId(job.id));
+      const state = bull ? await bull.getState() : 'missing';
+      if (state === 'failed') {
+        await failCrawl(ctx, job, 'the crawl could not be started (crawl.start failed)');
+      } else if (state === 'missing' || state === 'completed') {
+        if (bull) await bull.remove().catch(() => {});
+        await ctx.rt.queues.crawl.add('crawl.start', { jobId: job.id, clientId: job.client_id }, { jobId: startJobId(job.id) });
+        log.warn({ jobId: job.id, state }, 'watchdog: re-enqueued crawl.start');
+      }
+    } else if (job.phase === 'crawling') {
+      await maybeQueueFinish(ctx, job);
+    }
+  }
+}
+
+/** Like finishIfDrained, but replaces a finish job that already ran (its result was "not ready"). */
+async function maybeQueueFinish(ctx: CrawlContext, job: Pick<JobRow, 'id' | 'client_id'>): Promise<void> {
+  if (!(await isFrontierDrained(ctx.rt.pool, job.id))) return;
+  const queue = ctx.rt.queues.crawl.queue;
+  const existing = await queue.getJob(finishJobId(job.id));
+  const state = existing ? await existing.getState() : 'missing';
+  if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized') return;
+  if (existing) await existing.remove().catch(() => {});
+  await ctx.rt.queues.crawl.add('crawl.finish', { jobId: job.id, clientId: job.client_id }, { jobId: finishJobId(job.id) });
+}
+
+export async function failCrawl(ctx: CrawlContext, job: JobRow, why: string): Promise<void> {
+  const message = `No pages were indexed from ${job.options.startUrl ?? job.options.url}: ${why}.`;
+  await finishJob(ctx.rt.pool, job.id, {
+    status: 'failed',
+    error: message,
+    message,
+    result: {
+      success: false,
+      sourceId: job.source_id ?? '',
+      pagesIndexed: job.pages_indexed,
+      documentsCreated: job.documents_created,
+      message,
+    },
+  });
+}

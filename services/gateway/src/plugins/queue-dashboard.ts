@@ -1,0 +1,24 @@
+import { createBullBoard } from '@bull-board/api';
+import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
+import { FastifyAdapter } from '@bull-board/fastify';
+import type { Queues } from '@kbchat/shared/runtime';
+import type { FastifyInstance } from 'fastify';
+
+export const QUEUE_DASHBOARD_PATH = '/admin/queues';
+
+/**
+ * The queue dashboard (bull-board) at /admin/queues. Register it inside the authenticated admin
+ * scope: it can retry, promote and delete jobs. Its routes carry no zod schemas, so the plugin
+ * gets fastify's own validator and serializer back in its scope.
+ */
+export async function registerQueueDashboard(admin: FastifyInstance, queues: Queues): Promise<void> {
+  const serverAdapter = new FastifyAdapter();
+  serverAdapter.setBasePath(QUEUE_DASHBOARD_PATH);
+  createBullBoard({
+    queues: [new BullMQAdapter(queues.crawl.queue), new BullMQAdapter(queues.embed.queue), new BullMQAdapter(queues.webhook.queue)],
+    // @bull-board/fastify 9.10.1 types against its own copy of @bull-board/api: same interface, another package instance.
+    serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
+    options: { uiConfig: { boardTitle: 'kbchat queues' } },
+  });
+  await admin.register(serverAdapter.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
+}
