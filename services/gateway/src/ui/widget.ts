@@ -218,7 +218,8 @@ button:disabled{opacity:.55;cursor:default}
     function setOpen(open: boolean, focus = true): void {
       panel.hidden = !open;
       launcher.setAttribute('aria-expanded', String(open));
-      launcher.setAttribute('aria-label', open ? 'Close chat' : 'Open chat');
+      // Not "Close chat": that is the header's button, and two of a name confuse a screen-reader user.
+      launcher.setAttribute('aria-label', open ? 'Hide chat' : 'Open chat');
       tab.set(key('open'), open ? '1' : '');
       if (open) {
         scroll();
