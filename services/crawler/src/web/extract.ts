@@ -1,15 +1,24 @@
 import type { PageSection } from '@kbchat/shared/crawl/chunker';
+import { Readability } from '@mozilla/readability';
+import { Parser } from 'htmlparser2';
+import { parseHTML } from 'linkedom';
 
 /**
- * Main-content extraction.
- * CONTRACT (owner: the "web" work package): title from the page (<title>, og:title, h1);
- * main content without script, style, nav, header, footer, aside, forms and cookie banners
- * (a well-kept extractor such as @mozilla/readability, with a fallback when it finds nothing);
- * sections split at headings (h1–h4) so each chunk keeps its heading; links resolved against the
- * base URL (<base href> honoured) — every <a href>, for the caller to normalise and filter;
- * rel=canonical resolved; <meta name="robots" content="noindex|nofollow"> reported.
- * `textLength` is the length of the extracted main text (render:auto uses it).
- * STUB: tag stripping.
+ * Main-content extraction (docs/crawling.md "Extraction").
+ *
+ * One SAX pass (htmlparser2) builds a slim tree of the body without what is never content — script,
+ * style, noscript, template, svg, iframe, form controls, nav, aside, footer, site headers, hidden
+ * elements, ARIA navigation/banner/contentinfo/complementary/search/dialog regions and elements whose
+ * class or id names boilerplate (navheader/navfooter, breadcrumbs, sidebars, cookie and consent
+ * banners, share bars…) — while it reads the head (title, canonical, meta robots, base, lang) and every
+ * link of the WHOLE document (nav links are how a crawl discovers pages, even though nav text is not
+ * content). The main root is <main>/[role=main]/the one <article> when they hold the text, else the body;
+ * inside it, link-dense blocks (menus, link lists) are pruned unless that would leave almost nothing (a
+ * table-of-contents page is its links). Sections start at h1–h4 and carry their heading.
+ *
+ * Why not Readability first: over linkedom it costs ~7 ms/page on the PostgreSQL docs and drops their
+ * synopsis blocks; this pass costs about a tenth of that (numbers in docs/crawling.md). Readability
+ * (over linkedom) is the fallback when this pass finds next to nothing in a page that has text.
  */
 export interface ExtractedPage {
   title: string;
@@ -20,30 +29,553 @@ export interface ExtractedPage {
   noindex: boolean;
   nofollow: boolean;
   lang: string | null;
+  /** All visible body text, boilerplate included: tells an empty JS shell from a page that is all navigation. */
+  bodyTextLength?: number;
+  /** True when the body is a bare JS-app mount point (<div id="root|app|__next…"> with no text). */
+  appShell?: boolean;
+  /** <meta http-equiv="refresh" content="0; url=…"> target, resolved (also listed in links). */
+  refreshUrl?: string | null;
+  /** Which extractor produced the sections. */
+  extractor?: 'heuristic' | 'readability';
+  /** <script> elements that run (JSON-LD and other data blocks not counted): 0 means rendering cannot change the page. */
+  scripts?: number;
 }
 
-export function extractPage(html: string, url: string): ExtractedPage {
-  const title = /<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1]?.trim() ?? url;
-  const body = html
-    .replace(/<(script|style|nav|header|footer)[\s\S]*?<\/\1>/gi, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  const links = [...html.matchAll(/<a\s[^>]*href="([^"]+)"/gi)].map((m) => {
+export interface ExtractOptions {
+  /** The response's X-Robots-Tag header, when there was one. */
+  xRobotsTag?: string | null;
+  /** User-agent token whose own meta robots tag (e.g. <meta name="kbchat-bot">) also applies. */
+  robotsToken?: string;
+}
+
+interface El {
+  tag: string;
+  children: (El | string)[];
+  /** Non-space characters of text inside, and of text inside links. */
+  text: number;
+  linkText: number;
+  links: number;
+  pre?: boolean;
+  /** A <form>: kept only when it wraps the page (ASP.NET WebForms does). */
+  form?: boolean;
+}
+
+// Never content, wherever they are.
+const DROP_TAGS = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'iframe',
+  'frame',
+  'frameset',
+  'object',
+  'embed',
+  'canvas',
+  'video',
+  'audio',
+  'map',
+  'select',
+  'option',
+  'button',
+  'input',
+  'textarea',
+  'label',
+  'nav',
+  'aside',
+  'footer',
+  'dialog',
+  'menu',
+  'head',
+]);
+const DROP_ROLES = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'menubar',
+  'menu',
+  'dialog',
+  'alertdialog',
+  'toolbar',
+]);
+// Words that name boilerplate in a class or id. Matched per token between separators, so "share" does
+// not hit "shareholders". A class may carry a prefix ("site-footer", "wp-cookie-notice"); an id may not,
+// because ids are often made from content ("sql-comment", "plpython-sharing" in the PostgreSQL docs).
+const BOILERPLATE_WORDS =
+  'nav|navbar|navigation|navheader|navfooter|navlinks|breadcrumbs?|sidebar|side-bar|skip-?link|skip-?to-content|cookies?|cookie-?banner|cookie-?consent|cookie-?notice|consent|gdpr|cc-window|onetrust|share|sharing|social|socials|site-?header|site-?footer|global-?header|global-?footer|masthead|footer|toolbar|pagination|pager|subscribe|newsletter|advert|advertisement|sponsored|related-?posts|comments';
+const BOILERPLATE_CLASS = new RegExp(`^(?:[a-z0-9]+[-_])*(?:${BOILERPLATE_WORDS})(?:[-_][a-z0-9]+)*$`);
+const BOILERPLATE_ID = new RegExp(`^(?:${BOILERPLATE_WORDS})(?:[-_][a-z0-9]+)*$`);
+const BLOCK_TAGS = new Set([
+  'p',
+  'div',
+  'section',
+  'article',
+  'main',
+  'header',
+  'li',
+  'ul',
+  'ol',
+  'dl',
+  'dt',
+  'dd',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'caption',
+  'blockquote',
+  'figure',
+  'figcaption',
+  'h5',
+  'h6',
+  'pre',
+  'address',
+  'details',
+  'summary',
+  'hr',
+  'form',
+  'fieldset',
+  'center',
+  'body',
+]);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4']);
+const PRUNABLE = new Set(['ul', 'ol', 'dl', 'table', 'div', 'section', 'p', 'center']);
+const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'base', 'input', 'area', 'col', 'embed', 'source', 'track', 'wbr', 'param']);
+// Text inside these is never rendered as text.
+const RAW_TEXT = new Set(['script', 'style', 'template', 'noscript']);
+const APP_ROOT_IDS = /^(?:root|app|__next|__nuxt|___gatsby|svelte|main-app|application)$/i;
+
+/** Minimum main text below which Readability gets a try, when the body holds much more. */
+const FALLBACK_BELOW = 200;
+
+export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
+  const parsed = parse(html);
+  const base = resolveBase(parsed.baseHref, url);
+  const resolve = (href: string): string | null => {
     try {
-      return new URL(m[1] as string, url).toString();
+      return new URL(href.trim(), base).toString();
     } catch {
-      return '';
+      return null;
     }
-  });
+  };
+
+  const links: string[] = [];
+  const seen = new Set<string>();
+  const addLink = (href: string | null) => {
+    if (href && !seen.has(href)) {
+      seen.add(href);
+      links.push(href);
+    }
+  };
+  for (const href of parsed.hrefs) addLink(resolve(href));
+  const refreshUrl = parsed.refresh ? resolve(parsed.refresh) : null;
+  addLink(refreshUrl);
+
+  const canonicalUrl = parsed.canonical ? resolve(parsed.canonical) : null;
+  const canonical = canonicalUrl && /^https?:/i.test(canonicalUrl) ? canonicalUrl : null;
+
+  const robots = [...parsed.robots, ...robotsHeaderTokens(options.xRobotsTag, options.robotsToken)];
+  const none = robots.includes('none');
+
+  const { root, pruneLimit } = chooseRoot(parsed.body);
+  let sections = emitSections(root, pruneLimit);
+  let textLength = sumText(sections);
+  let extractor: ExtractedPage['extractor'] = 'heuristic';
+  if (textLength < FALLBACK_BELOW && parsed.body.text > Math.max(FALLBACK_BELOW, textLength * 2)) {
+    const fallback = extractWithReadability(html, url);
+    if (fallback && sumText(fallback) > textLength) {
+      sections = fallback;
+      textLength = sumText(fallback);
+      extractor = 'readability';
+    }
+  }
+
+  const title = clean(parsed.title) || clean(parsed.ogTitle) || firstHeading(parsed.body) || url;
   return {
     title,
-    sections: [{ heading: null, text: body }],
-    textLength: body.length,
-    links: links.filter(Boolean),
-    canonical: null,
-    noindex: false,
-    nofollow: false,
-    lang: null,
+    sections,
+    textLength,
+    links,
+    canonical,
+    noindex: none || robots.includes('noindex'),
+    nofollow: none || robots.includes('nofollow'),
+    lang: parsed.lang ? parsed.lang.split(',')[0]!.trim() || null : null,
+    bodyTextLength: parsed.bodyText,
+    appShell: parsed.appRoot && parsed.body.text < FALLBACK_BELOW,
+    refreshUrl,
+    extractor,
+    scripts: parsed.scripts,
   };
+}
+
+function isExecutable(type: string | undefined): boolean {
+  if (!type) return true;
+  const t = type.trim().toLowerCase();
+  return t === '' || t === 'module' || /^(?:text|application)\/(?:x-)?(?:java|ecma)script$/.test(t);
+}
+
+interface Parsed {
+  body: El;
+  title: string;
+  ogTitle: string;
+  baseHref: string | null;
+  canonical: string | null;
+  refresh: string | null;
+  robots: string[];
+  lang: string | null;
+  hrefs: string[];
+  /** Non-space characters of all body text before anything is dropped (script/style excluded). */
+  bodyText: number;
+  appRoot: boolean;
+  scripts: number;
+}
+
+function parse(html: string): Parsed {
+  const body: El = { tag: 'body', children: [], text: 0, linkText: 0, links: 0 };
+  const out: Parsed = {
+    body,
+    title: '',
+    ogTitle: '',
+    baseHref: null,
+    canonical: null,
+    refresh: null,
+    robots: [],
+    lang: null,
+    hrefs: [],
+    bodyText: 0,
+    appRoot: false,
+    scripts: 0,
+  };
+  // One frame per open element; `el` is set when the element is kept in the tree.
+  const stack: { tag: string; el: El | null; dropped: boolean }[] = [];
+  let current: El = body;
+  let dropDepth = 0;
+  let rawDepth = 0; // inside script/style/template: text that is never visible
+  let inHead = false;
+  let inTitle = false;
+  let titleDone = false;
+  let linkDepth = 0;
+  let contentDepth = 0; // inside main/article: their <header> is the article's own
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        if (name === 'html') {
+          if (attrs.lang) out.lang = attrs.lang;
+          else if (attrs['xml:lang']) out.lang = attrs['xml:lang'];
+        }
+        if (name === 'head') inHead = true;
+        else if (name === 'body') inHead = false;
+        if (name === 'title' && !titleDone && (inHead || dropDepth === 0)) inTitle = true;
+        if (name === 'meta') readMeta(attrs, out);
+        else if (name === 'link' && attrs.href && out.canonical === null && /(?:^|\s)canonical(?:\s|$)/i.test(attrs.rel ?? ''))
+          out.canonical = attrs.href;
+        else if (name === 'base' && attrs.href && out.baseHref === null) out.baseHref = attrs.href;
+        if ((name === 'a' || name === 'area') && attrs.href) out.hrefs.push(attrs.href);
+        if (name === 'div' && attrs.id && APP_ROOT_IDS.test(attrs.id)) out.appRoot = true;
+        if (name === 'script' && isExecutable(attrs.type)) out.scripts++;
+
+        if (VOID.has(name)) {
+          if (name === 'br' && dropDepth === 0 && !inHead) current.children.push('\n');
+          stack.push({ tag: name, el: null, dropped: false });
+          return;
+        }
+        if (RAW_TEXT.has(name)) rawDepth++;
+        const drop = dropDepth > 0 || inHead || name === 'head' || shouldDrop(name, attrs, contentDepth > 0);
+        if (drop || name === 'html' || name === 'body' || name === 'title') {
+          const dropped = drop && name !== 'html' && name !== 'body';
+          if (dropped) dropDepth++;
+          stack.push({ tag: name, el: null, dropped });
+          return;
+        }
+        const el: El = { tag: name, children: [], text: 0, linkText: 0, links: 0 };
+        if (name === 'pre' || name === 'textarea') el.pre = true;
+        if (name === 'form') el.form = true;
+        if (name === 'a') {
+          linkDepth++;
+          el.links = 1;
+        }
+        if (name === 'main' || name === 'article') contentDepth++;
+        current.children.push(el);
+        stack.push({ tag: name, el, dropped: false });
+        current = el;
+      },
+      ontext(data) {
+        if (inTitle) {
+          out.title += data;
+          return;
+        }
+        if (rawDepth > 0 || inHead) return;
+        const n = countVisible(data);
+        out.bodyText += n;
+        if (dropDepth > 0) return;
+        current.children.push(data);
+        current.text += n;
+        if (linkDepth > 0) current.linkText += n;
+      },
+      onclosetag(name) {
+        if (name === 'title' && inTitle) {
+          inTitle = false;
+          titleDone = true;
+        }
+        if (name === 'head') inHead = false;
+        // htmlparser2 balances tags itself; look down the stack only to survive its edge cases.
+        let i = stack.length - 1;
+        while (i >= 0 && stack[i]!.tag !== name) i--;
+        while (i >= 0 && stack.length > i) closeFrame();
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+
+  function closeFrame(): void {
+    const frame = stack.pop()!;
+    if (frame.dropped) dropDepth--;
+    if (RAW_TEXT.has(frame.tag)) rawDepth--;
+    const el = frame.el;
+    if (!el) return;
+    if (el.tag === 'a') linkDepth--;
+    if (el.tag === 'main' || el.tag === 'article') contentDepth--;
+    const parent = parentOf(stack, body);
+    parent.text += el.text;
+    parent.linkText += el.linkText;
+    parent.links += el.links;
+    current = parent;
+  }
+
+  parser.end(html);
+  // parser.end() closes what the document left open; anything still here would lose its counts.
+  while (stack.length) closeFrame();
+  return out;
+}
+
+function parentOf(stack: { el: El | null }[], body: El): El {
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const el = stack[i]!.el;
+    if (el) return el;
+  }
+  return body;
+}
+
+function readMeta(attrs: Record<string, string>, out: Parsed): void {
+  const name = (attrs.name ?? attrs.property ?? '').toLowerCase();
+  const content = attrs.content ?? '';
+  if (name === 'og:title' && !out.ogTitle) out.ogTitle = content;
+  else if (name === 'robots' || name === 'kbchat-bot' || name === 'kbchat')
+    out.robots.push(
+      ...content
+        .toLowerCase()
+        .split(/[\s,]+/)
+        .filter(Boolean),
+    );
+  const equiv = (attrs['http-equiv'] ?? '').toLowerCase();
+  if (equiv === 'refresh' && out.refresh === null) {
+    const m = /url\s*=\s*['"]?([^'"\s>]+)/i.exec(content);
+    if (m) out.refresh = m[1]!;
+  } else if (equiv === 'content-language' && !out.lang && content) out.lang = content;
+}
+
+function shouldDrop(tag: string, attrs: Record<string, string>, insideContent: boolean): boolean {
+  if (DROP_TAGS.has(tag)) return true;
+  // A page's own <header> is boilerplate; an article's header holds its title and byline.
+  if (tag === 'header' && !insideContent) return true;
+  if ('hidden' in attrs || attrs['aria-hidden'] === 'true') return true;
+  const role = attrs.role?.toLowerCase();
+  if (role && DROP_ROLES.has(role)) return true;
+  const style = attrs.style;
+  if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
+  if (attrs.id && BOILERPLATE_ID.test(attrs.id.toLowerCase())) return true;
+  if (attrs.class) {
+    for (const token of attrs.class.toLowerCase().split(/\s+/)) if (token && BOILERPLATE_CLASS.test(token)) return true;
+  }
+  return false;
+}
+
+/** <main>, [role=main] or a lone <article>, when it holds most of the text; else the whole body. */
+function chooseRoot(body: El): { root: El; pruneLimit: number } {
+  const mains: El[] = [];
+  const articles: El[] = [];
+  const walk: El[] = [body];
+  while (walk.length) {
+    const el = walk.pop()!;
+    if (el.tag === 'main') mains.push(el);
+    else if (el.tag === 'article') articles.push(el);
+    for (const c of el.children) if (typeof c !== 'string') walk.push(c);
+  }
+  const candidate = mains[0] ?? (articles.length === 1 ? articles[0] : undefined);
+  const root = candidate && candidate.text >= body.text * 0.3 ? candidate : body;
+  return { root, pruneLimit: root.text };
+}
+
+/** Link-dense containers are menus and link lists: at least 3 links and 70% of the text in them. */
+function isLinkDense(el: El): boolean {
+  return PRUNABLE.has(el.tag) && el.links >= 3 && el.linkText >= el.text * 0.7;
+}
+
+function emitSections(root: El, rootText: number): PageSection[] {
+  const pruned = walkSections(root, true);
+  // A page that is its links (a table of contents, a sitemap page) keeps them.
+  if (sumText(pruned) < Math.min(FALLBACK_BELOW, rootText * 0.25) && rootText > 0) return walkSections(root, false);
+  return pruned;
+}
+
+function walkSections(root: El, prune: boolean): PageSection[] {
+  const sections: PageSection[] = [];
+  let heading: string | null = null;
+  let paragraphs: string[] = [];
+  let parts: string[] = [];
+
+  const flushParagraph = () => {
+    if (parts.length === 0) return;
+    const p = parts
+      .join('')
+      .replace(/[ \t]*\n[ \t]*/g, '\n')
+      .replace(/ {2,}/g, ' ')
+      .replace(/(?:\s*\|\s*)+$/, '')
+      .trim();
+    if (p) paragraphs.push(p);
+    parts = [];
+  };
+  const flushSection = () => {
+    flushParagraph();
+    if (paragraphs.length || heading) sections.push({ heading, text: paragraphs.join('\n\n') });
+    paragraphs = [];
+  };
+
+  // Iterative walk: documents can nest deeper than the call stack.
+  type Step = { el: El; i: number; cells: number; pre: boolean };
+  const steps: Step[] = [{ el: root, i: 0, cells: 0, pre: Boolean(root.pre) }];
+  while (steps.length) {
+    const step = steps[steps.length - 1]!;
+    const { el } = step;
+    if (step.i === 0 && el !== root) {
+      if (HEADINGS.has(el.tag)) {
+        flushSection();
+        heading = clean(textOf(el)) || null;
+        steps.pop();
+        continue;
+      }
+      if (BLOCK_TAGS.has(el.tag)) flushParagraph();
+      if (el.tag === 'td' || el.tag === 'th') {
+        const row = steps[steps.length - 2];
+        if (row && row.cells++ > 0) parts.push(' | ');
+        else parts.push(' ');
+      }
+    }
+    if (step.i >= el.children.length) {
+      steps.pop();
+      if (BLOCK_TAGS.has(el.tag)) flushParagraph();
+      else if (el.tag === 'td' || el.tag === 'th') parts.push(' ');
+      continue;
+    }
+    const child = el.children[step.i++]!;
+    if (typeof child === 'string') {
+      if (step.pre) flushPreText(child, parts);
+      else parts.push(collapse(child));
+      continue;
+    }
+    if (prune && isLinkDense(child)) continue;
+    if (child.form && child.text < root.text * 0.25) continue;
+    steps.push({ el: child, i: 0, cells: 0, pre: step.pre || Boolean(child.pre) });
+  }
+  flushSection();
+  return sections.filter((s) => s.text.trim().length > 0);
+}
+
+function flushPreText(text: string, parts: string[]): void {
+  // Preformatted text keeps its lines; blank lines inside it stay single so it remains one paragraph.
+  parts.push(
+    text
+      .replace(/\r\n?/g, '\n')
+      .replace(/[ \t]+\n/g, '\n')
+      .replace(/\n{2,}/g, '\n'),
+  );
+}
+
+function textOf(el: El): string {
+  const out: string[] = [];
+  const walk: (El | string)[] = [el];
+  while (walk.length) {
+    const n = walk.pop()!;
+    if (typeof n === 'string') out.push(n);
+    else for (let i = n.children.length - 1; i >= 0; i--) walk.push(n.children[i]!);
+  }
+  return out.join('');
+}
+
+function firstHeading(body: El): string {
+  const walk: El[] = [body];
+  while (walk.length) {
+    const el = walk.shift()!;
+    if (el.tag === 'h1') return clean(textOf(el));
+    for (const c of el.children) if (typeof c !== 'string') walk.push(c);
+  }
+  return '';
+}
+
+/** Sections as @mozilla/readability (over linkedom) finds them: the fallback, exported for measurement. */
+export function extractWithReadability(html: string, url: string): PageSection[] | null {
+  try {
+    const { document } = parseHTML(html);
+    // Readability resolves relative links against the document's URL; linkedom has none unless told.
+    void url;
+    const article = new Readability(document as unknown as Document, { charThreshold: 100 }).parse();
+    if (!article?.content) return null;
+    const again = parse(`<body>${article.content}</body>`);
+    return walkSections(again.body, false);
+  } catch {
+    // Readability throws on some malformed documents; the heuristic result stands.
+    return null;
+  }
+}
+
+function robotsHeaderTokens(header: string | null | undefined, token = 'kbchat-bot'): string[] {
+  if (!header) return [];
+  const out: string[] = [];
+  // "noindex, nofollow" applies to all; "googlebot: noindex" only to that bot.
+  for (const part of header.toLowerCase().split(/,(?![^:,]*:)/)) {
+    const m = /^\s*([a-z0-9_-]+)\s*:\s*(.*)$/.exec(part);
+    if (m && !['unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview'].includes(m[1]!)) {
+      if (m[1] === token.toLowerCase()) out.push(...m[2]!.split(/[\s,]+/).filter(Boolean));
+    } else out.push(...part.split(/[\s,]+/).filter(Boolean));
+  }
+  return out;
+}
+
+function resolveBase(baseHref: string | null, url: string): string {
+  if (!baseHref) return url;
+  try {
+    const b = new URL(baseHref.trim(), url);
+    return /^https?:$/.test(b.protocol) ? b.toString() : url;
+  } catch {
+    return url;
+  }
+}
+
+function sumText(sections: PageSection[]): number {
+  let n = 0;
+  for (const s of sections) n += s.text.length;
+  return n;
+}
+
+function collapse(s: string): string {
+  return s.replace(/[\s\u200b\ufeff]+/g, ' ');
+}
+
+function clean(s: string | null | undefined): string {
+  return s ? collapse(s).trim() : '';
+}
+
+function countVisible(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 32 && c !== 160) n++;
+  }
+  return n;
 }
