@@ -164,7 +164,7 @@ texts.forEach((t, i) => {
 });
 const embedSeconds = (performance.now() - started) / 1000;
 
-const local = score(questions, (q) => {
+function cosineScores(q: string): Float64Array {
   const v = embedLocal(q, options);
   const scores = new Float64Array(chunks.length);
   for (let i = 0; i < chunks.length; i++) {
@@ -173,10 +173,25 @@ const local = score(questions, (q) => {
     for (let d = 0; d < dims; d++) dot += v[d]! * matrix[base + d]!;
     scores[i] = dot;
   }
-  return rankPages(scores, chunks);
-});
+  return scores;
+}
+
+/** Reciprocal rank fusion (k = 60) of two chunk rankings: what a hybrid retriever does. */
+function rrf(a: Float64Array, b: Float64Array, k = 60): Float64Array {
+  const fused = new Float64Array(a.length);
+  for (const scores of [a, b]) {
+    const order = Array.from({ length: scores.length }, (_, i) => i).sort((x, y) => scores[y]! - scores[x]!);
+    order.forEach((chunk, rank) => {
+      if (scores[chunk]! > 0) fused[chunk]! += 1 / (k + rank + 1);
+    });
+  }
+  return fused;
+}
+
+const local = score(questions, (q) => rankPages(cosineScores(q), chunks));
 const bm25Search = bm25Index(texts);
 const bm25 = score(questions, (q) => rankPages(bm25Search(q), chunks));
+const hybrid = score(questions, (q) => rankPages(rrf(cosineScores(q), bm25Search(q)), chunks));
 
 const result = {
   corpus: args.docs,
@@ -188,6 +203,7 @@ const result = {
   chunksPerSecond: Math.round(chunks.length / embedSeconds),
   local,
   bm25,
+  hybridRrf: hybrid,
 };
 if (args.json) console.log(JSON.stringify(result, null, 2));
 else {
@@ -197,6 +213,7 @@ else {
   console.log('| ranker | recall@1 | recall@5 | MRR |\n|---|---|---|---|');
   console.log(`| local-lexical | ${f(local.recallAt1)} | ${f(local.recallAt5)} | ${f(local.mrr)} |`);
   console.log(`| BM25 | ${f(bm25.recallAt1)} | ${f(bm25.recallAt5)} | ${f(bm25.mrr)} |`);
+  console.log(`| RRF(local, BM25) | ${f(hybrid.recallAt1)} | ${f(hybrid.recallAt5)} | ${f(hybrid.mrr)} |`);
   console.log(`local misses@5: ${local.misses.join(' ')}`);
   console.log(`bm25 misses@5: ${bm25.misses.join(' ')}`);
 }

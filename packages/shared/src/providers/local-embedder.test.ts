@@ -32,7 +32,7 @@ describe('embedLocal', () => {
       'The cluster module lets you fork worker processes that share server ports.',
       'Buffers hold raw binary data outside the V8 heap.',
       'DNS lookups resolve host names to IP addresses.',
-    ].map(embedLocal);
+    ].map((t) => embedLocal(t));
     for (const w of wrong) expect(dot(q, right)).toBeGreaterThan(dot(q, w));
   });
 

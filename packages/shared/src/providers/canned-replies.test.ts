@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import { dontKnowReply, guessLanguage, soundsLikeDontKnow } from './canned-replies.ts';
+import { chatCostUsd, embeddingPricePer1k } from './pricing.ts';
+
+describe('guessLanguage', () => {
+  it.each([
+    ['How do I reset my password?', 'en'],
+    ['¿Cómo puedo cambiar mi contraseña?', 'es'],
+    ['Comment est-ce que je peux changer mon mot de passe ?', 'fr'],
+    ['Wie kann ich mein Passwort ändern?', 'de'],
+    ['Como eu faço para mudar minha senha?', 'pt'],
+    ['???', 'en'],
+  ])('%j → %s', (text, lang) => {
+    expect(guessLanguage(text)).toBe(lang);
+  });
+});
+
+describe('canned replies', () => {
+  it('name the client and are recognised as "don’t know" answers', () => {
+    for (const lang of ['en', 'es', 'fr', 'de', 'pt'] as const) {
+      const reply = dontKnowReply('Acme', lang);
+      expect(reply).toContain('Acme');
+      expect(soundsLikeDontKnow(reply)).toBe(true);
+    }
+    expect(soundsLikeDontKnow('We are open Monday to Friday [1].')).toBe(false);
+  });
+});
+
+describe('pricing', () => {
+  it('knows the listed models and their dated snapshots, and prices unknown models at 0', () => {
+    expect(embeddingPricePer1k('text-embedding-3-small')).toBe(0.00002);
+    expect(embeddingPricePer1k('nomic-embed-text')).toBe(0);
+    expect(chatCostUsd('gpt-4o-mini', 1000, 1000)).toBeCloseTo(0.00075, 12);
+    expect(chatCostUsd('gpt-4o-mini-2024-07-18', 1000, 0)).toBeCloseTo(0.00015, 12);
+    expect(chatCostUsd('gpt-4o-2024-08-06', 1000, 0)).toBeCloseTo(0.0025, 12);
+    expect(chatCostUsd('llama3.1:8b', 5000, 5000)).toBe(0);
+  });
+});

@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import { looksLikeFollowUp, rewriteFollowUp } from './follow-up.ts';
+
+const history = [
+  { role: 'user' as const, content: 'How do I spin up a basic web server in Node without Express?' },
+  { role: 'assistant' as const, content: 'Use http.createServer [1].' },
+];
+
+describe('follow-up heuristic', () => {
+  it.each([
+    'Cool. And how would I serve that over SSL using my own key and certificate files?',
+    'That works, but when the command prints a lot of text it gets killed. Is there a limit?',
+    'and on windows?',
+    'what about https?',
+    'Done, but one of those files still needs require(). Can I get it back?',
+    'why?',
+    'y en español?',
+    'et avec SSL ?',
+    'und mit TLS?',
+  ])('%j is a follow-up', (message) => {
+    expect(looksLikeFollowUp(message)).toBe(true);
+  });
+
+  it.each([
+    'How can I generate a random UUID without pulling in the uuid package from npm?',
+    'Is it okay to rely on features marked as experimental in production code?',
+    'What does ECONNREFUSED mean when my app tries to connect to the database?',
+  ])('%j stands alone', (message) => {
+    expect(looksLikeFollowUp(message)).toBe(false);
+  });
+
+  it('puts the previous question’s rarest terms in front, in their original order', () => {
+    const q = rewriteFollowUp('and over SSL?', history);
+    expect(q.endsWith(' and over SSL?')).toBe(true);
+    const prefix = q.slice(0, -' and over SSL?'.length).split(' ');
+    expect(prefix).toContain('server');
+    expect(prefix).toContain('express');
+    expect(prefix.length).toBeLessThanOrEqual(6);
+    expect(prefix).not.toContain('how');
+  });
+
+  it('leaves the message alone without history or when it stands alone', () => {
+    expect(rewriteFollowUp('and over SSL?', [])).toBe('and over SSL?');
+    const fresh = 'How do I read the arguments passed after the script name?';
+    expect(rewriteFollowUp(fresh, history)).toBe(fresh);
+  });
+
+  it('reaches back a second turn when the last question was too thin', () => {
+    const longer = [
+      ...history,
+      { role: 'user' as const, content: 'and https?' },
+      { role: 'assistant' as const, content: 'Use https [1].' },
+    ];
+    expect(rewriteFollowUp('what about http2?', longer)).toMatch(/server/);
+  });
+});
