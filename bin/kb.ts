@@ -139,14 +139,21 @@ function progressReporter(label: string) {
   const tty = process.stderr.isTTY === true;
   let last = '';
   return {
-    update(status: string, p: Progress): void {
+    update(job: Json): void {
+      const p = (job.progress ?? {}) as Progress;
       const n = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : 0);
-      const discovered = n('pagesDiscovered');
-      const [done, total, unit] =
-        discovered > 0
-          ? [n('pagesIndexed') + n('pagesUnchanged') + n('pagesSkipped') + n('pagesFailed'), discovered, 'pages']
-          : [n('embeddingsDone') + n('embeddingsFailed'), n('documentsCreated'), 'embeddings'];
-      const ratio = total > 0 ? Math.min(1, done / total) : 0;
+      const maxPages = Number((job.options as Json | undefined)?.maxPages) || Number.POSITIVE_INFINITY;
+      // Pages while crawling (settled out of discovered, capped by maxPages), then embeddings.
+      const crawling = job.phase === 'crawling' || (job.kind === 'crawl' && job.phase !== 'embedding' && job.phase !== 'done');
+      const [done, total, unit] = crawling
+        ? [
+            n('pagesIndexed') + n('pagesUnchanged') + n('pagesSkipped') + n('pagesFailed'),
+            Math.min(n('pagesDiscovered'), maxPages),
+            'pages',
+          ]
+        : [n('embeddingsDone') + n('embeddingsFailed'), n('documentsCreated'), 'embeddings'];
+      const status = String(job.status);
+      const ratio = status === 'completed' ? 1 : total > 0 ? Math.min(1, done / total) : 0;
       const width = 24;
       const filled = Math.round(ratio * width);
       const bar = `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}]`;
@@ -181,7 +188,7 @@ async function followJob(env: Env, jobId: string, label: string): Promise<Json> 
   try {
     for (;;) {
       const job = await call(env, 'GET', `/api/admin/jobs/${encodeURIComponent(jobId)}`);
-      progress.update(String(job.status), (job.progress ?? {}) as Progress);
+      progress.update(job);
       if (job.status === 'completed' || job.status === 'failed') return job;
       await new Promise((r) => setTimeout(r, POLL_MS));
     }

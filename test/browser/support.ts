@@ -98,3 +98,49 @@ export function html(res: http.ServerResponse, body: string, status = 200): void
   res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
   res.end(body);
 }
+
+const SITE_PAGES: Record<string, { title: string; body: string; links: string[] }> = {
+  '/': {
+    title: 'Acme Plumbing — Home',
+    body: 'Acme Plumbing has fixed leaks, boilers and drains across the city since 1998. Our certified plumbers arrive within two hours for emergencies and give a fixed price before any work starts.',
+    links: ['/pricing', '/hours', '/contact'],
+  },
+  '/pricing': {
+    title: 'Pricing',
+    body: 'The premium maintenance plan costs 49 euros per month and includes a yearly boiler service, priority callouts and no callout fee at night or on weekends. A one-off drain unblocking costs 89 euros.',
+    links: ['/', '/hours'],
+  },
+  '/hours': {
+    title: 'Opening hours',
+    body: 'Our office is open Monday to Friday from 8am to 6pm and on Saturday from 9am to 1pm. The emergency line answers around the clock, every day of the year, including public holidays.',
+    links: ['/', '/contact'],
+  },
+  '/contact': {
+    title: 'Contact us',
+    body: 'Call us on 020 7946 0958 or write to hello@acme-plumbing.example. Our workshop is at 12 Canal Street; parking is available in the yard behind the building for customers collecting parts.',
+    links: ['/'],
+  },
+};
+export const SITE_PAGE_COUNT = Object.keys(SITE_PAGES).length;
+
+/** A tiny plumber's website for crawls: four linked pages, each optionally slow to answer. */
+export function startPlumberSite(options: { delayMs?: number } = {}) {
+  return startSite(
+    async (req, res) => {
+      const page = SITE_PAGES[(req.url ?? '/').split('?')[0] ?? '/'];
+      if (!page) {
+        res.writeHead(404, { 'content-type': 'text/plain' });
+        res.end('not found');
+        return;
+      }
+      if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+      const nav = page.links.map((l) => `<a href="${l}">${SITE_PAGES[l]?.title ?? l}</a>`).join(' ');
+      html(
+        res,
+        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${page.title}</title></head>
+        <body><nav>${nav}</nav><main><h1>${page.title}</h1><p>${page.body}</p><p>${page.body}</p></main></body></html>`,
+      );
+    },
+    { hostname: '127.0.0.1' },
+  );
+}

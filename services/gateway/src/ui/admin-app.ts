@@ -179,13 +179,19 @@ export function adminApp(): void {
       const p = (job.progress ?? {}) as Record<string, unknown>;
       const num = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : 0);
       const finished = job.status === 'completed' || job.status === 'failed';
-      status.textContent = `${label}: ${text(job.status)}${job.phase && !finished ? ` (${String(job.phase)})` : ''}`;
+      const live = !finished && typeof job.message === 'string' ? ` — ${job.message}` : '';
+      status.textContent = `${label}: ${text(job.status)}${live}`;
       status.className = `status-${String(job.status)}`;
-      // Crawl: pages settled out of pages discovered; embeddings: vectors settled out of documents.
+      // Crawling: pages settled out of pages to visit (discovered, capped by maxPages); embedding:
+      // vectors settled out of documents created. Unknown totals leave the bar indeterminate.
+      const maxPages = Number((job.options as Row | undefined)?.maxPages) || Number.POSITIVE_INFINITY;
       const [done, total] =
-        num('pagesDiscovered') > 0
-          ? [num('pagesIndexed') + num('pagesUnchanged') + num('pagesSkipped') + num('pagesFailed'), num('pagesDiscovered')]
-          : [num('embeddingsDone') + num('embeddingsFailed'), num('documentsCreated') || num('documents')];
+        job.phase === 'crawling' || (job.kind === 'crawl' && job.phase !== 'embedding')
+          ? [
+              num('pagesIndexed') + num('pagesUnchanged') + num('pagesSkipped') + num('pagesFailed'),
+              Math.min(num('pagesDiscovered'), maxPages),
+            ]
+          : [num('embeddingsDone') + num('embeddingsFailed'), num('documentsCreated')];
       if (finished) {
         bar.max = 1;
         bar.value = 1;
@@ -206,7 +212,8 @@ export function adminApp(): void {
       }
       const res = (job.result ?? {}) as Row;
       const message = job.error ?? job.message ?? res.message;
-      result.textContent = finished && message ? String(message) : '';
+      const notes = Array.isArray(job.notes) && job.notes.length ? ` (${job.notes.join(' ')})` : '';
+      result.textContent = finished && message ? `${String(message)}${notes}` : '';
       result.className = job.status === 'failed' ? 'alert' : '';
     }
 
@@ -455,11 +462,18 @@ export function adminApp(): void {
       `${base}/sources`,
       'sources',
       [
-        { label: 'Start URL', cell: (r) => text(r.url ?? r.startUrl) },
-        { label: 'Pages', cell: (r) => text(r.pages ?? r.pageCount) },
-        { label: 'Documents', cell: (r) => text(r.documents ?? r.documentCount) },
-        { label: 'Embedded', cell: (r) => text(r.embeddedDocuments ?? r.embedded) },
+        { label: 'Start URL', cell: (r) => text(r.url) },
+        { label: 'Pages', cell: (r) => text(r.pages) },
+        { label: 'Documents', cell: (r) => text(r.documents) },
+        { label: 'Embedded', cell: (r) => text(r.embeddedDocuments) },
         { label: 'Last crawled', cell: (r) => when(r.lastCrawledAt) },
+        {
+          label: 'Last job',
+          cell: (r) => {
+            const job = r.lastJob as Row | null | undefined;
+            return job ? h('span', {}, statusCell(job.status), ` ${text(job.message)}`) : '—';
+          },
+        },
         { label: 'Source ID', cell: (r) => h('code', {}, text(r.sourceId)) },
       ],
       'No sources yet: start a crawl.',
