@@ -144,4 +144,19 @@ describe('local embedding provider', () => {
     expect(result.tokens).toBe(countTokens('hello world') + countTokens('Bonjour le monde'));
     expect(Math.hypot(...result.vectors[0]!)).toBeCloseTo(1, 9);
   });
+
+  it('lets other work run during a large batch, and honours an abort', async () => {
+    const p = createEmbeddingProvider(loadConfig({}));
+    const inputs = Array.from({ length: 300 }, (_, i) => `chunk ${i} about streams, buffers and workers`);
+    const order: string[] = [];
+    setImmediate(() => order.push('other work'));
+    const result = await p.embed(inputs);
+    order.push('embedded');
+    expect(order).toEqual(['other work', 'embedded']);
+    expect(result.vectors).toHaveLength(300);
+    const controller = new AbortController();
+    const pending = p.embed(inputs, controller.signal);
+    controller.abort();
+    await expect(pending).rejects.toThrow(/abort/i);
+  });
 });

@@ -1,3 +1,4 @@
+import { setImmediate } from 'node:timers/promises';
 import { type Config, resolvedProviders } from '../config.ts';
 import type { EmbeddingProvider } from './embedding-provider.ts';
 import { embedLocal, LOCAL_EMBEDDING_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from './local-embedder.ts';
@@ -14,6 +15,8 @@ import { countTokens } from './tokenizer.ts';
  */
 export { EMBEDDING_DIMENSIONS, type EmbeddingProvider, type EmbeddingResult } from './embedding-provider.ts';
 
+const LOCAL_YIELD_EVERY = 64;
+
 export function createLocalEmbeddingProvider(): EmbeddingProvider {
   return {
     kind: 'local',
@@ -21,9 +24,21 @@ export function createLocalEmbeddingProvider(): EmbeddingProvider {
     dimensions: LOCAL_EMBEDDING_DIMENSIONS,
     costPer1kTokens: 0,
     async embed(inputs, signal) {
+      const vectors: number[][] = [];
+      let tokens = 0;
+      for (let i = 0; i < inputs.length; i++) {
+        // A 2048-input batch is ~0.5 s of CPU: give the event loop (HTTP, job locks) a turn now and then.
+        if (i % LOCAL_YIELD_EVERY === 0) {
+          if (i > 0) await setImmediate();
+          signal?.throwIfAborted();
+        }
+        const text = inputs[i]!;
+        vectors.push(embedLocal(text));
+        // cl100k tokens, so usage records compare with what the openai provider would have billed.
+        tokens += countTokens(text);
+      }
       signal?.throwIfAborted();
-      // cl100k tokens, so usage records compare with what the openai provider would have billed.
-      return { vectors: inputs.map((text) => embedLocal(text)), tokens: inputs.reduce((n, text) => n + countTokens(text), 0) };
+      return { vectors, tokens };
     },
   };
 }
