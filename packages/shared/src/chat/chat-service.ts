@@ -25,8 +25,8 @@ import { type RankedPassage, type RetrievalSettings, retrieve, sourcesOf } from 
  * provider, because their similarity scales differ (docs/retrieval.md explains the values).
  */
 export const DEFAULT_MIN_SIMILARITY: Record<EmbeddingProvider['kind'], number> = {
-  local: 0.3,
-  openai: 0.3,
+  local: 0.18,
+  openai: 0.25,
 };
 
 export interface ChatServiceDeps {

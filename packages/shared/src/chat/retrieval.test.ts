@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RetrievalCandidate } from '../db/retrieval.ts';
-import { dropNearDuplicates, isRelevant, PAGE_BOOST, type RankedPassage, RRF_K, rankCandidates, sourcesOf } from './retrieval.ts';
+import { dropNearDuplicates, PAGE_BOOST, type RankedPassage, RRF_K, rankCandidates, relevanceFilter, sourcesOf } from './retrieval.ts';
 
 let n = 0;
 function candidate(over: Partial<RetrievalCandidate>): RetrievalCandidate {
@@ -25,12 +25,26 @@ function candidate(over: Partial<RetrievalCandidate>): RetrievalCandidate {
 const settings = { passages: 6, minSimilarity: 0.3, minTermCoverage: 0.75 };
 
 describe('relevance floor', () => {
-  it('keeps a chunk similar enough, or holding enough of the question’s words; drops the rest', () => {
-    expect(isRelevant(candidate({ similarity: 0.31 }), 4, settings)).toBe(true);
-    expect(isRelevant(candidate({ similarity: 0.29, matchedTerms: 3 }), 4, settings)).toBe(true);
-    expect(isRelevant(candidate({ similarity: 0.29, matchedTerms: 2 }), 4, settings)).toBe(false);
-    expect(isRelevant(candidate({ similarity: null, matchedTerms: 0 }), 0, settings)).toBe(false);
-    expect(isRelevant(candidate({ similarity: null, matchedTerms: 1 }), 1, settings)).toBe(true);
+  const ids = (list: RetrievalCandidate[]) => list.map((c) => c.id);
+  it('answers nothing when no chunk is similar enough and none holds enough of the question’s words', () => {
+    const weak = [candidate({ similarity: 0.29, matchedTerms: 2 }), candidate({ similarity: 0.1, matchedTerms: 1 })];
+    expect(relevanceFilter(weak, 4, settings)).toEqual([]);
+    expect(relevanceFilter([candidate({ similarity: null, matchedTerms: 0 })], 0, settings)).toEqual([]);
+  });
+
+  it('keeps, of an answerable question, the chunks near the best similarity and those covering the question', () => {
+    const best = candidate({ similarity: 0.6 });
+    const near = candidate({ similarity: 0.31 });
+    const tail = candidate({ similarity: 0.29 });
+    const covering = candidate({ similarity: 0.05, matchedTerms: 3 });
+    expect(ids(relevanceFilter([best, near, tail, covering], 4, settings))).toEqual(ids([best, near, covering]));
+  });
+
+  it('works on coverage alone when the question could not be embedded', () => {
+    const covering = candidate({ similarity: null, matchedTerms: 1 });
+    const partial = candidate({ similarity: null, matchedTerms: 1 });
+    expect(ids(relevanceFilter([covering], 1, settings))).toEqual(ids([covering]));
+    expect(relevanceFilter([partial], 2, settings)).toEqual([]);
   });
 });
 

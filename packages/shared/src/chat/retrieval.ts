@@ -16,9 +16,9 @@ export interface RetrievalSettings {
   passages: number;
   exactScanMaxDocs: number;
   efSearch: number;
-  /** A chunk at least this similar to the query (cosine) is relevant. */
+  /** The question is answerable when its best chunk is at least this similar to it (cosine). */
   minSimilarity: number;
-  /** A chunk holding at least this share of the query's lexemes is relevant. */
+  /** ...or when a chunk holds at least this share of the question's lexemes (such a chunk always stays). */
   minTermCoverage: number;
 }
 
@@ -26,6 +26,8 @@ export interface RetrievalSettings {
 export const RRF_K = 60;
 /** Added to the fused score of chunks of context.pageUrl: about what a rank-40 hit in a second list adds. */
 export const PAGE_BOOST = 0.01;
+/** Of an answerable question, chunks less similar than this share of the best one are dropped. */
+export const RELATIVE_FLOOR = 0.5;
 /** At most this many chunks per page before other pages get a turn. */
 export const MAX_CHUNKS_PER_PAGE = 2;
 /** Word 4-gram containment above which two chunks count as the same text. */
@@ -61,15 +63,27 @@ export async function retrieve(
   return { passages, scan, considered: candidates.length };
 }
 
-/** True when the chunk clears the relevance floor on either signal. */
-export function isRelevant(
-  c: RetrievalCandidate,
+/**
+ * The relevance floor. A question is answerable when its best chunk is similar enough to it
+ * (minSimilarity) or holds enough of its words (minTermCoverage); measured on the Node.js docs
+ * eval, gating on the best chunk declines unanswerable questions at a far smaller cost in recall
+ * than cutting each chunk at one absolute similarity (docs/retrieval.md). Of an answerable
+ * question, a chunk stays when it is within RELATIVE_FLOOR of the best similarity or clears the
+ * coverage bar itself, which drops the tail that only shares a stop word or two.
+ */
+export function relevanceFilter(
+  candidates: RetrievalCandidate[],
   queryTermCount: number,
   settings: Pick<RetrievalSettings, 'minSimilarity' | 'minTermCoverage'>,
-): boolean {
-  if (c.similarity !== null && c.similarity >= settings.minSimilarity) return true;
-  if (queryTermCount === 0 || c.matchedTerms === 0) return false;
-  return c.matchedTerms / queryTermCount >= settings.minTermCoverage;
+): RetrievalCandidate[] {
+  const coverage = (c: RetrievalCandidate) => (queryTermCount > 0 ? c.matchedTerms / queryTermCount : 0);
+  const bestSimilarity = Math.max(0, ...candidates.map((c) => c.similarity ?? 0));
+  const bySimilarity = bestSimilarity > 0 && bestSimilarity >= settings.minSimilarity;
+  return candidates.filter(
+    (c) =>
+      (bySimilarity && (c.similarity ?? 0) >= RELATIVE_FLOOR * bestSimilarity) ||
+      (c.matchedTerms > 0 && coverage(c) >= settings.minTermCoverage),
+  );
 }
 
 /** Floor, fuse, boost, de-duplicate, diversify: the passages for the model, best first. */
@@ -80,8 +94,7 @@ export function rankCandidates(
   pageUrl?: string,
 ): RankedPassage[] {
   const page = pageUrl ? normalizeUrl(pageUrl) : undefined;
-  const scored = candidates
-    .filter((c) => isRelevant(c, queryTermCount, settings))
+  const scored = relevanceFilter(candidates, queryTermCount, settings)
     .map((c): RankedPassage => {
       let score = 0;
       if (c.vectorRank !== null) score += 1 / (RRF_K + c.vectorRank);
