@@ -35,7 +35,10 @@ export function prose(seed: string, sentences = 6): string {
   const words = ['alpha', 'river', 'garden', 'copper', 'lantern', 'meadow', 'harbor', 'violet', 'summit', 'orchard', 'falcon', 'ember'];
   const out: string[] = [];
   for (let i = 0; i < sentences; i++) {
-    const w = Array.from({ length: 12 }, (_, j) => words[(seed.length * 7 + i * 5 + j * 3 + seed.charCodeAt(j % seed.length)) % words.length]);
+    const w = Array.from(
+      { length: 12 },
+      (_, j) => words[(seed.length * 7 + i * 5 + j * 3 + seed.charCodeAt(j % seed.length)) % words.length],
+    );
     out.push(`The ${seed} page explains ${w.join(' ')} in sentence ${i + 1}.`);
   }
   return `<p>${out.join(' ')}</p>`;
@@ -89,10 +92,20 @@ export async function startMiniSite(): Promise<MiniSite> {
 export function addLinkedPages(site: MiniSite, n: number, prefix = '/p'): string[] {
   const paths = Array.from({ length: n }, (_, i) => `${prefix}${i}`);
   const fanout = 5;
-  site.pages.set('/', { body: html('Home', `${prose('home')}${paths.slice(0, fanout).map((p) => `<a href="${p}">${p}</a>`).join(' ')}`) });
+  site.pages.set('/', {
+    body: html(
+      'Home',
+      `${prose('home')}${paths
+        .slice(0, fanout)
+        .map((p) => `<a href="${p}">${p}</a>`)
+        .join(' ')}`,
+    ),
+  });
   paths.forEach((p, i) => {
     const children = paths.slice((i + 1) * fanout, (i + 2) * fanout);
-    site.pages.set(p, { body: html(`Page ${p}`, `${prose(p.slice(1) || 'x')}${children.map((c) => `<a href="${c}">${c}</a>`).join(' ')}`) });
+    site.pages.set(p, {
+      body: html(`Page ${p}`, `${prose(p.slice(1) || 'x')}${children.map((c) => `<a href="${c}">${c}</a>`).join(' ')}`),
+    });
   });
   return paths;
 }

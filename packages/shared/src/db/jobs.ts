@@ -104,9 +104,13 @@ export async function findJob(db: Queryable, jobId: string): Promise<JobRow | un
   return rows[0];
 }
 
-/** Row-locks the job inside a transaction: every decision about the job's end is taken under it. */
+/**
+ * Row-locks the job inside a transaction: every decision about the job's end is taken under it.
+ * FOR NO KEY UPDATE, not FOR UPDATE: rows referencing the job (crawl_urls, documents.embed_job_id)
+ * take FOR KEY SHARE on it when written, and FOR UPDATE would deadlock against those writers.
+ */
 export async function lockJob(db: Queryable, jobId: string): Promise<JobRow | undefined> {
-  const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1 FOR UPDATE', [jobId]);
+  const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1 FOR NO KEY UPDATE', [jobId]);
   return rows[0];
 }
 

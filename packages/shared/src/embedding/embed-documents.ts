@@ -163,12 +163,18 @@ async function countAndSettle(
 
 /** A provider error in words fit for a job message: status and the provider's message, never a key or header. */
 export function describeProviderError(err: unknown): string {
-  const e = err as { status?: number; message?: string; name?: string } | null;
-  const status = typeof e?.status === 'number' ? `HTTP ${e.status}` : (e?.name ?? 'error');
+  const e = err as { upstreamStatus?: number; status?: number; message?: string; name?: string } | null;
+  const code = e?.upstreamStatus ?? e?.status;
+  const status = typeof code === 'number' ? `HTTP ${code}` : (e?.name ?? 'error');
   const message = (e?.message ?? String(err))
     .replace(/sk-[A-Za-z0-9_-]{8,}/g, 'sk-***')
     .replace(/Bearer\s+\S+/gi, 'Bearer ***')
     .replace(/\s+/g, ' ')
     .slice(0, 200);
   return `${status}: ${message}`.replace(/\.$/, '');
+}
+
+/** False for failures a retry cannot fix (the provider rejected the request: bad key, bad input). */
+export function isRetryableEmbeddingError(err: unknown): boolean {
+  return (err as { retryable?: boolean } | null)?.retryable !== false;
 }

@@ -16,8 +16,18 @@ export const generateEmbeddingsResult = z.object({
 });
 
 export const documentsQuery = z.object({
-  limit: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(1).max(500).default(50),
-  offset: z.coerce.number({ error: 'must be a number' }).int({ error: 'must be a whole number' }).min(0).max(10_000_000).default(0),
+  limit: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(1, { error: 'must be at least 1' })
+    .max(500, { error: 'must be at most 500' })
+    .default(50),
+  offset: z.coerce
+    .number({ error: 'must be a number' })
+    .int({ error: 'must be a whole number' })
+    .min(0, { error: 'must be at least 0' })
+    .max(10_000_000, { error: 'must be at most 10000000' })
+    .default(0),
 });
 
 export const documentView = z.object({

@@ -1,4 +1,4 @@
-import { type EmbedDeps, embedDocuments, giveUpEmbedding } from '@kbchat/shared/embedding/embed-documents';
+import { type EmbedDeps, embedDocuments, giveUpEmbedding, isRetryableEmbeddingError } from '@kbchat/shared/embedding/embed-documents';
 import type { JobHandlers } from '@kbchat/shared/queue/contract';
 import type { embedQueue } from '@kbchat/shared/queue/queues';
 import { UnrecoverableError } from 'bullmq';
@@ -6,7 +6,8 @@ import { UnrecoverableError } from 'bullmq';
 /**
  * embed.documents: embed what the job lists (and what its admin job still waits on). Errors
  * propagate so BullMQ retries with backoff (the openai SDK has already retried 429/5xx honouring
- * Retry-After); on the last attempt the documents are given up on — kept without embeddings,
+ * Retry-After); on the last attempt, or at once for a request the provider rejects, the documents
+ * are given up on — kept without embeddings,
  * counted as failed, the admin job told to run generate-embeddings.
  */
 export function embedHandlers(deps: EmbedDeps): JobHandlers<typeof embedQueue> {
@@ -17,8 +18,11 @@ export function embedHandlers(deps: EmbedDeps): JobHandlers<typeof embedQueue> {
       try {
         return await embedDocuments(deps, data, owner);
       } catch (err) {
-        if (err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+        const retryable = !(err instanceof UnrecoverableError) && isRetryableEmbeddingError(err);
+        if (!retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
           await giveUpEmbedding(deps, data, owner, err);
+          // A rejected request (bad key, bad input) fails the same way every time: no BullMQ retry.
+          if (!retryable) throw new UnrecoverableError((err as Error).message);
         }
         throw err;
       }

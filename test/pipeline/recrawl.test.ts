@@ -1,0 +1,196 @@
+// Re-crawl of one start URL, embedded through the real openai SDK against the OpenAI-compatible
+// fake: same sourceId, zero tokens for unchanged content, changed pages swap their chunks,
+// vanished pages lose their documents, and transient failures or the maxPages cap delete nothing.
+import type pg from 'pg';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { FAKE_OPENAI_KEY, type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
+import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
+import { html, type MiniSite, prose, startMiniSite } from './support/mini-site.ts';
+import { count, getJob, PIPELINE_ENV, testPool } from './support/pipeline.ts';
+
+interface CrawlOk {
+  success: boolean;
+  sourceId: string;
+  pagesIndexed: number;
+  documentsCreated: number;
+  message: string;
+}
+
+/** Home links to a, b, c, d; each page has its own text (a long one for b: several chunks). */
+function buildSite(site: MiniSite, links = ['/a', '/b', '/c', '/d']) {
+  site.pages.set('/', { body: html('Home', `${prose('home')}${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}`) });
+  site.pages.set('/a', { body: html('Page A', prose('apricot')) });
+  site.pages.set('/b', { body: html('Page B', `${prose('blueberry', 12)}${prose('bramble', 12)}${prose('birch', 12)}`) });
+  site.pages.set('/c', { body: html('Page C', prose('cherry')) });
+  site.pages.set('/d', { body: html('Page D', prose('damson')) });
+}
+
+describe('re-crawl', () => {
+  let fake: FakeOpenAI;
+  let kb: Kbchat;
+  let pool: pg.Pool;
+  let site: MiniSite;
+
+  beforeAll(async () => {
+    fake = await startFakeOpenAI();
+    kb = await startKbchat({
+      env: { ...PIPELINE_ENV, EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: FAKE_OPENAI_KEY, OPENAI_BASE_URL: fake.baseUrl },
+    });
+    pool = testPool();
+  });
+  afterAll(async () => {
+    await kb?.stop();
+    await fake?.close();
+    await pool?.end();
+  });
+  beforeEach(async () => {
+    await site?.close();
+    site = await startMiniSite();
+    buildSite(site);
+    fake.reset();
+  });
+
+  const crawl = async (clientId: string, body: Record<string, unknown> = {}) => {
+    const res = await api<CrawlOk>(kb.baseUrl, 'POST', '/api/admin/crawl', { clientId, url: site.url, ...body });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+  const docIds = async (clientId: string, path: string) =>
+    (
+      await pool.query<{ id: string }>('SELECT id FROM documents WHERE client_id = $1 AND url = $2 ORDER BY chunk_index', [
+        clientId,
+        `${site.origin}${path}`,
+      ])
+    ).rows.map((r) => r.id);
+  const lastJobOf = async (clientId: string) =>
+    (await pool.query<{ id: string }>('SELECT id FROM jobs WHERE client_id = $1 ORDER BY created_at DESC LIMIT 1', [clientId])).rows[0]!.id;
+
+  it('an unchanged site costs zero embedding tokens on re-crawl and keeps every document; usage is recorded once', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    const first = await crawl(clientId);
+    expect(first).toMatchObject({ success: true, pagesIndexed: 5 });
+    const tokens = fake.embeddedTokens();
+    expect(tokens).toBeGreaterThan(0);
+    const ids = (await pool.query<{ id: string }>('SELECT id FROM documents WHERE client_id = $1 ORDER BY id', [clientId])).rows;
+    expect(ids).toHaveLength(first.documentsCreated);
+    // Every input the provider saw starts with its page title (chunkEmbeddingText).
+    expect(fake.requests.embeddings.flatMap((r) => r.inputs).every((i) => /^(Home|Page [A-D])\n/.test(i))).toBe(true);
+
+    const usage = await pool.query<{ prompt_tokens: string; cost_usd: string; requests: string; model: string }>(
+      "SELECT prompt_tokens, cost_usd, requests, model FROM usage WHERE client_id = $1 AND kind = 'embedding'",
+      [clientId],
+    );
+    expect(usage.rows).toHaveLength(1);
+    expect(Number(usage.rows[0]!.prompt_tokens)).toBe(tokens);
+    expect(usage.rows[0]!.model).toBe('text-embedding-3-small');
+    expect(Number(usage.rows[0]!.cost_usd)).toBeCloseTo((tokens / 1000) * 0.00002, 6);
+
+    const again = await crawl(clientId);
+    expect(again.sourceId).toBe(first.sourceId);
+    expect(again).toMatchObject({ success: true, pagesIndexed: 5, documentsCreated: 0 });
+    expect(again.message).toMatch(/5 unchanged/);
+    expect(fake.embeddedTokens()).toBe(tokens);
+    const job = await getJob(kb.baseUrl, await lastJobOf(clientId));
+    expect(job.progress).toMatchObject({ pagesUnchanged: 5, embeddingTokens: 0, embeddingsDone: 0, pagesRemoved: 0 });
+    const after = (await pool.query<{ id: string }>('SELECT id FROM documents WHERE client_id = $1 ORDER BY id', [clientId])).rows;
+    expect(after).toEqual(ids);
+    expect(await count(pool, 'SELECT count(*) AS n FROM sources WHERE client_id = $1', [clientId])).toBe(1);
+  });
+
+  it('a changed page swaps its chunks (only its new text is embedded); a removed page loses its documents', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    await crawl(clientId);
+    const before = { a: await docIds(clientId, '/a'), c: await docIds(clientId, '/c'), d: await docIds(clientId, '/d') };
+    const beforeB = await pool.query<{ id: string; content: string }>(
+      'SELECT id, content FROM documents WHERE url = $1 AND client_id = $2',
+      [`${site.origin}/b`, clientId],
+    );
+    expect(before.d.length).toBeGreaterThan(0);
+    fake.reset();
+
+    // /c changes, /d disappears (no link, 404), the rest stays.
+    site.pages.set('/c', { body: html('Page C', `${prose('cranberry')}<p>Opening hours changed: we now open at nine.</p>`) });
+    site.pages.set('/', { body: html('Home', `${prose('home')}<a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a>`) });
+    site.pages.delete('/d');
+    const res = await crawl(clientId);
+    expect(res).toMatchObject({ success: true, pagesIndexed: 4 });
+    expect(res.message).toMatch(/Removed 1 page no longer on the site/);
+
+    const c = await pool.query<{ id: string; content: string; embedding_model: string | null }>(
+      'SELECT id, content, embedding_model FROM documents WHERE client_id = $1 AND url = $2',
+      [clientId, `${site.origin}/c`],
+    );
+    expect(c.rows.length).toBeGreaterThan(0);
+    expect(c.rows.some((r) => r.content.includes('we now open at nine'))).toBe(true);
+    expect(c.rows.every((r) => r.embedding_model === 'text-embedding-3-small')).toBe(true);
+    expect(c.rows.some((r) => before.c.includes(r.id))).toBe(false);
+    // The home page lost its link to /d, so its text changed too.
+    const home = await docIds(clientId, '/');
+    expect(res.documentsCreated).toBe(c.rows.length + home.length);
+    expect(await docIds(clientId, '/a')).toEqual(before.a);
+    expect((await docIds(clientId, '/b')).sort()).toEqual(beforeB.rows.map((r) => r.id).sort());
+    expect(await docIds(clientId, '/d')).toEqual([]);
+    expect(await count(pool, 'SELECT count(*) AS n FROM pages WHERE client_id = $1 AND url = $2', [clientId, `${site.origin}/d`])).toBe(0);
+    // Only the changed pages' text was paid for.
+    const inputs = fake.requests.embeddings.flatMap((r) => r.inputs);
+    expect(inputs.length).toBe(c.rows.length + home.length);
+    expect(inputs.every((i) => i.startsWith('Page C') || i.startsWith('Home'))).toBe(true);
+    // No duplicates anywhere: one row per (url, chunk).
+    expect(
+      await count(
+        pool,
+        'SELECT count(*) AS n FROM (SELECT url, chunk_index FROM documents WHERE client_id = $1 GROUP BY 1, 2 HAVING count(*) > 1) d',
+        [clientId],
+      ),
+    ).toBe(0);
+  });
+
+  it('a page that answers 404 while still linked is removed; a 503 (failed after retries) keeps its documents', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    await crawl(clientId);
+    const bDocs = await docIds(clientId, '/b');
+    site.pages.set('/c', { status: 404, body: 'gone' });
+    site.pages.set('/b', { status: 503, body: 'busy' });
+    const res = await crawl(clientId);
+    expect(res.pagesIndexed).toBe(3);
+    expect(await docIds(clientId, '/c')).toEqual([]);
+    expect(await docIds(clientId, '/b')).toEqual(bDocs);
+    const job = await getJob(kb.baseUrl, await lastJobOf(clientId));
+    expect(job.progress).toMatchObject({ pagesFailed: 1, pagesSkipped: 1, pagesRemoved: 1 });
+    expect(job.progress.skipReasons).toEqual({ 'http-404': 1 });
+    expect(site.hits('/b')).toBe(1 + 2); // first crawl, then CRAWL_PAGE_ATTEMPTS=2
+  });
+
+  it('a re-crawl stopped by maxPages keeps the pages it did not reach', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    await crawl(clientId);
+    const pagesBefore = await count(pool, 'SELECT count(*) AS n FROM pages WHERE client_id = $1', [clientId]);
+    const docsBefore = await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1', [clientId]);
+    const res = await crawl(clientId, { maxPages: 2 });
+    expect(res.pagesIndexed).toBe(2);
+    expect(res.message).toMatch(/Stopped at maxPages \(2\)/);
+    expect(await count(pool, 'SELECT count(*) AS n FROM pages WHERE client_id = $1', [clientId])).toBe(pagesBefore);
+    expect(await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1', [clientId])).toBe(docsBefore);
+  });
+
+  it('a page with an ETag is revalidated with a conditional GET: a 304 keeps it (and its links) without a body', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    const page = { body: html('Home', `${prose('home')}<a href="/a">a</a> <a href="/b">b</a>`), headers: { etag: '"v1"' } };
+    let notModified = 0;
+    site.pages.set('/', (req) => {
+      if (req.headers['if-none-match'] === '"v1"') {
+        notModified++;
+        return { status: 304, body: '', headers: { etag: '"v1"' } };
+      }
+      return page;
+    });
+    const first = await crawl(clientId);
+    expect(first.pagesIndexed).toBe(3);
+    const homeDocs = await docIds(clientId, '/');
+    const again = await crawl(clientId);
+    expect(notModified).toBe(1);
+    // The links stored with the page still led the crawl to /a and /b.
+    expect(again).toMatchObject({ pagesIndexed: 3, documentsCreated: 0 });
+    expect(await docIds(clientId, '/')).toEqual(homeDocs);
+  });
+});
