@@ -37,7 +37,11 @@ export function adminApp(): void {
   const button = (label: string, cls = '', type: 'button' | 'submit' = 'button') => h('button', { type, class: cls }, label);
   const text = (v: unknown): string => (v === null || v === undefined || v === '' ? '—' : String(v));
   const when = (v: unknown): string => (typeof v === 'string' && v ? new Date(v).toLocaleString() : '—');
-  const words = (camel: string) => camel.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/^./, (c) => c.toUpperCase());
+  const words = (camel: string) =>
+    camel
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .replace(/^./, (c) => c.toUpperCase());
   let uid = 0;
   const nextId = (p: string) => `${p}-${++uid}`;
 
@@ -201,6 +205,8 @@ export function adminApp(): void {
       } else bar.removeAttribute('value');
       counters.replaceChildren();
       for (const [k, v] of Object.entries(p)) {
+        // An embeddings run has no pages: its page counters would only be noise.
+        if (job.kind === 'generate-embeddings' && /^(pages|skip)/.test(k)) continue;
         let shown: string;
         if (typeof v === 'number') shown = v.toLocaleString();
         else if (v && typeof v === 'object') {

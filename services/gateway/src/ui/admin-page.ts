@@ -18,7 +18,7 @@ export const ADMIN_HTML = `<!doctype html>
   <h1>kbchat admin</h1>
   <form id="auth" class="auth" autocomplete="off">
     <label for="auth-key">Admin API key</label>
-    <input id="auth-key" type="password" autocomplete="off" spellcheck="false" placeholder="not needed on loopback without ADMIN_API_KEY">
+    <input id="auth-key" type="password" autocomplete="off" spellcheck="false" placeholder="not needed on loopback">
     <button type="submit">Use key</button>
     <button type="button" id="auth-forget">Forget key</button>
   </form>
@@ -56,7 +56,7 @@ button:disabled{opacity:.6;cursor:default}
 table{border-collapse:collapse;width:100%;font-size:13px}
 caption{text-align:left;font-weight:600;padding:4px 0}
 th,td{border-bottom:1px solid #eaeef2;padding:6px 8px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
-th{background:#f6f8fa;font-weight:600}
+th{background:#f6f8fa;font-weight:600;overflow-wrap:normal;white-space:nowrap}
 tr.sel td{background:#eef4ff}
 .scroll{overflow-x:auto}
 code,.mono{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
