@@ -131,3 +131,19 @@ describe('extractive chat provider', () => {
     expect((await provider.rewriteQuery('and over SSL?', [])).query).toBe('and over SSL?');
   });
 });
+
+describe('extractive answers in Japanese', () => {
+  it('splits sentences at 。 and answers from the matching one', async () => {
+    const jp = {
+      id: 'jp-returns',
+      url: 'https://shop.test/returns',
+      title: '返品について',
+      content: '営業時間は月曜日から金曜日までです。商品はお届けから30日以内であれば返品できます。送料は5000円以上で無料です。',
+    };
+    const out = await provider.answer(input('返品は何日以内にできますか', { passages: [jp] }));
+    expect(out.usedPassageIds).toEqual(['jp-returns']);
+    expect(out.answer.startsWith('商品はお届けから30日以内であれば返品できます。')).toBe(true);
+    // The sentence before it on the page is about something else.
+    expect(out.answer).not.toContain('営業時間');
+  });
+});

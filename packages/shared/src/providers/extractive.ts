@@ -73,14 +73,18 @@ function coverage(terms: QueryTerm[], textTerms: Term[]): number {
   return hit / total;
 }
 
-const SENTENCE_END = /(?<=[.!?。！？])\s+(?=[\p{Lu}\p{N}"'“(¿¡])/u;
+// Latin-style ends need a space and a capital after them ("e.g. foo" is not an end); CJK ends
+// are followed by no space at all.
+const UNSPACED_TEXT = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]/u;
+const SENTENCE_END = /(?<=[。！？])\s*|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(¿¡])/u;
 
 export function splitSentences(text: string): string[] {
   const out: string[] = [];
   for (const line of text.split(/\n+/)) {
     for (const raw of line.split(SENTENCE_END)) {
       let s = raw.trim();
-      if (s.length < 15) continue;
+      // Headings and fragments; CJK packs a sentence into fewer characters.
+      if (s.length < (UNSPACED_TEXT.test(s) ? 6 : 15)) continue;
       if (s.length > MAX_SENTENCE_CHARS) {
         const cut = s.lastIndexOf(' ', MAX_SENTENCE_CHARS);
         s = `${s.slice(0, cut > MAX_SENTENCE_CHARS / 2 ? cut : MAX_SENTENCE_CHARS)}…`;

@@ -58,6 +58,14 @@ describe('embedLocal', () => {
     }
   });
 
+  it('retrieves unsegmented Japanese through character bigrams', () => {
+    const q = embedLocal('返品は何日以内にできますか');
+    const right = embedLocal('商品はお届けから30日以内であれば返品できます。');
+    for (const other of ['営業時間は月曜日から金曜日の9時から17時までです。', '送料は5000円以上のご注文で無料です。']) {
+      expect(dot(q, right)).toBeGreaterThan(dot(q, embedLocal(other)) + 0.2);
+    }
+  });
+
   it('folds accents, so the same word with and without them matches', () => {
     expect(dot(embedLocal('orçamento para três usuários'), embedLocal('orcamento para tres usuarios'))).toBeCloseTo(1, 9);
   });

@@ -10,7 +10,8 @@ describe('analyze', () => {
       'base64',
       'utf',
       '8',
-      'データ',
+      'デー',
+      'ータ',
     ]);
   });
 
@@ -32,6 +33,20 @@ describe('analyze', () => {
       'http*',
       'server*',
     ]);
+  });
+
+  it('indexes Chinese, Japanese and Thai runs as character bigrams, and keeps marks in their words', () => {
+    expect(analyze('東京都のAPIを使う データ').map((t) => t.surface)).toEqual([
+      '東京',
+      '京都',
+      '都の',
+      'api',
+      'を使',
+      '使う',
+      'デー',
+      'ータ',
+    ]);
+    expect(analyze('हिन्दी भाषा').map((t) => t.surface)).toEqual(['हिन्दी', 'भाषा']);
   });
 
   it('knows function words of the five widget languages', () => {

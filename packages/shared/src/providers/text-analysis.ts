@@ -49,7 +49,8 @@ export function isStopWord(surface: string): boolean {
   return STOP_WORDS.has(surface);
 }
 
-const WORD = /[\p{L}\p{N}]+/gu;
+// Marks belong to their word: Thai and Devanagari vowel signs are combining marks.
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 // Boundaries inside identifiers: deepStrictEqual → deep|Strict|Equal, HTTPServer → HTTP|Server.
 const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
@@ -81,14 +82,38 @@ function makeTerm(surface: string, part: boolean): Term {
   return { surface, stem: stemOf(surface), stop: STOP_WORDS.has(surface), part };
 }
 
+// Scripts written without spaces: a "word" match there is a whole phrase or sentence. Script
+// extensions, so marks shared between scripts (the Katakana-Hiragana prolonged sound mark ー) count too.
+const UNSPACED_SCRIPTS = '\\p{scx=Han}\\p{scx=Hiragana}\\p{scx=Katakana}\\p{scx=Thai}\\p{scx=Lao}\\p{scx=Khmer}\\p{scx=Myanmar}';
+const UNSPACED = new RegExp(`[${UNSPACED_SCRIPTS}]`, 'u');
+const UNSPACED_RUNS = new RegExp(`[${UNSPACED_SCRIPTS}]+|[^${UNSPACED_SCRIPTS}]+`, 'gu');
+
+/** Overlapping character bigrams, the usual index unit for unsegmented text ("東京都" → 東京, 京都). */
+function unspacedTerms(run: string, out: Term[]) {
+  const chars = [...run];
+  if (chars.length === 1) out.push({ surface: run, stem: run, stop: false, part: false });
+  for (let i = 0; i + 1 < chars.length; i++) {
+    const bigram = chars[i]! + chars[i + 1]!;
+    out.push({ surface: bigram, stem: bigram, stop: false, part: false });
+  }
+}
+
 /**
  * Words of the text in order. A camelCase identifier yields the whole word and then its parts,
- * so "deepStrictEqual" matches both itself and "strict equal".
+ * so "deepStrictEqual" matches both itself and "strict equal". Chinese, Japanese, Thai and similar
+ * runs yield character bigrams.
  */
 export function analyze(text: string): Term[] {
   const out: Term[] = [];
   for (const match of fold(text).matchAll(WORD)) {
     const raw = match[0];
+    if (UNSPACED.test(raw)) {
+      for (const run of raw.match(UNSPACED_RUNS) ?? []) {
+        if (UNSPACED.test(run)) unspacedTerms(run, out);
+        else out.push(...analyze(run));
+      }
+      continue;
+    }
     const word = raw.toLowerCase();
     out.push(makeTerm(word, false));
     if (raw.length > 3 && raw !== word && raw !== raw.toUpperCase()) {
