@@ -199,7 +199,7 @@ describe('crawl API', () => {
       const res = await api<Accepted>(kb.baseUrl, 'POST', '/api/admin/crawl', { clientId, url: big.url, wait: false });
       const { final } = await pollJob(kb.baseUrl, res.body.jobId);
       expect(final.progress.pagesIndexed).toBe(50);
-      expect((final as unknown as { options: { maxPages: number } }).options.maxPages).toBe(50);
+      expect(final.options.maxPages).toBe(50);
     } finally {
       await big.close();
     }

@@ -26,7 +26,22 @@ export interface JobBody {
   status: 'queued' | 'active' | 'completed' | 'failed';
   phase: string;
   sourceId: string | null;
-  progress: Record<string, number> & { skipReasons: Record<string, number> };
+  progress: {
+    pagesDiscovered: number;
+    pagesFetched: number;
+    pagesIndexed: number;
+    pagesUnchanged: number;
+    pagesSkipped: number;
+    skipReasons: Record<string, number>;
+    pagesFailed: number;
+    pagesRemoved: number;
+    documentsCreated: number;
+    documentsSkipped: number;
+    embeddingsDone: number;
+    embeddingsFailed: number;
+    embeddingTokens: number;
+  };
+  options: Record<string, unknown>;
   result: Record<string, unknown> | null;
   message: string | null;
   error: string | null;

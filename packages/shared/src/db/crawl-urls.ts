@@ -165,13 +165,18 @@ export async function isFrontierDrained(db: Queryable, jobId: string): Promise<b
 }
 
 /** Open URLs of active crawls not touched for a while: the watchdog checks their BullMQ jobs. */
-export async function staleOpenUrls(db: Queryable, olderThanMs: number, limit = 500): Promise<(CrawlUrlRow & { client_id: string })[]> {
+export async function staleOpenUrls(
+  db: Queryable,
+  queue: string,
+  olderThanMs: number,
+  limit = 500,
+): Promise<(CrawlUrlRow & { client_id: string })[]> {
   const { rows } = await db.query<CrawlUrlRow & { client_id: string }>(
     `SELECT c.*, j.client_id FROM crawl_urls c JOIN jobs j ON j.id = c.job_id
       WHERE c.state IN ('queued', 'active') AND c.updated_at < now() - make_interval(secs => $1::double precision / 1000)
-        AND j.status = 'active'
+        AND j.status = 'active' AND coalesce(j.options ->> 'queue', $3) = $3
       ORDER BY c.updated_at LIMIT $2`,
-    [olderThanMs, limit],
+    [olderThanMs, limit, queue],
   );
   return rows;
 }

@@ -256,16 +256,17 @@ function groupByJob(rows: { job_id: string | null; tokens: number }[]): Map<stri
 /** Active admin jobs with documents no live lease holds (the embed watchdog re-enqueues them). */
 export async function jobsWithUnleasedDocuments(
   db: Queryable,
+  queue: string,
   limit = 100,
 ): Promise<{ job_id: string; client_id: string; document_id: string }[]> {
   const { rows } = await db.query<{ job_id: string; client_id: string; document_id: string }>(
     `SELECT DISTINCT ON (d.embed_job_id) d.embed_job_id AS job_id, d.client_id, d.id AS document_id
        FROM documents d JOIN jobs j ON j.id = d.embed_job_id
-      WHERE d.embed_job_id IS NOT NULL AND j.status = 'active'
+      WHERE d.embed_job_id IS NOT NULL AND j.status = 'active' AND coalesce(j.options ->> 'queue', $2) = $2
         AND (d.embed_lease IS NULL OR d.embed_lease_until < now())
       ORDER BY d.embed_job_id, d.id
       LIMIT $1`,
-    [limit],
+    [limit, queue],
   );
   return rows;
 }

@@ -12,6 +12,8 @@ export type JobPhase = 'pending' | 'crawling' | 'embedding' | 'done';
 export type RenderMode = 'auto' | 'never' | 'always';
 
 export interface CrawlOptions {
+  /** The queue namespace (REDIS_PREFIX) the job's work is enqueued in. */
+  queue: string;
   /** As the admin sent it. */
   url: string;
   /** Normalised: the source's identity and the first URL of the frontier. */
@@ -203,12 +205,17 @@ export async function finishJob(
   return rows[0];
 }
 
-/** Active jobs in a phase, oldest first (the watchdogs' work list). */
-export async function listUnfinishedJobs(db: Queryable, kind: JobKind | undefined, limit = 200): Promise<JobRow[]> {
+/**
+ * Unfinished jobs of one queue namespace (REDIS_PREFIX, kept in options.queue), oldest first: the
+ * watchdogs' work list. A deployment heals only its own jobs — another one sharing the database
+ * (a second environment, a test run) has its own queues and its own watchdogs.
+ */
+export async function listUnfinishedJobs(db: Queryable, queue: string, kind: JobKind | undefined, limit = 200): Promise<JobRow[]> {
   const { rows } = await db.query<JobRow>(
     `SELECT * FROM jobs WHERE status IN ('queued', 'active') AND ($1::text IS NULL OR kind = $1)
+        AND coalesce(options ->> 'queue', $3) = $3
       ORDER BY created_at LIMIT $2`,
-    [kind ?? null, limit],
+    [kind ?? null, limit, queue],
   );
   return rows;
 }

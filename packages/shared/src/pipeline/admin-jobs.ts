@@ -42,7 +42,7 @@ export async function startCrawlJob(
       clientId: client.id,
       sourceId: source.id,
       kind: 'crawl',
-      options: { url: input.url, startUrl, maxPages: input.maxPages, render: input.render },
+      options: { queue: deps.config.REDIS_PREFIX, url: input.url, startUrl, maxPages: input.maxPages, render: input.render },
     });
   });
   let enqueued = true;
@@ -69,7 +69,7 @@ export async function startGenerateEmbeddingsJob(
       clientId: client.id,
       sourceId: null,
       kind: 'generate-embeddings',
-      options: { model: input.model },
+      options: { queue: deps.config.REDIS_PREFIX, model: input.model },
       phase: 'embedding',
     });
     await activateJob(tx, created.id, 'embedding');

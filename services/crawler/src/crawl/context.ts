@@ -1,4 +1,4 @@
-import { createOutboundClient, DEFAULT_USER_AGENT } from '@kbchat/shared/net/outbound';
+import { createOutboundClient, DEFAULT_USER_AGENT, findOutboundBlockedError } from '@kbchat/shared/net/outbound';
 import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings';
 import type { Runtime } from '@kbchat/shared/runtime';
 import type { Got } from 'got';
@@ -54,9 +54,11 @@ export function createCrawlContext(rt: CrawlContext['rt']): CrawlContext {
       robotsCache.set(key, hit);
       return hit;
     }
-    hit = fetchRobots(http, origin, ROBOTS_TOKEN).catch((err: Error) => {
-      // fetchRobots reports failures in `error`; anything thrown is treated the same way (allow all).
+    hit = fetchRobots(http, origin, ROBOTS_TOKEN, { timeoutMs: config.CRAWL_FETCH_TIMEOUT_MS }).catch((err: Error) => {
       robotsCache.delete(key);
+      // A refused address: every fetch of the origin will be refused too, and say so for each page.
+      if (findOutboundBlockedError(err)) return { isAllowed: () => true, crawlDelayMs: null, sitemaps: [] } satisfies Robots;
+      // fetchRobots reports its own failures in `error`; anything thrown is treated the same way (allow all).
       return { isAllowed: () => true, crawlDelayMs: null, sitemaps: [], error: err.message } satisfies Robots;
     });
     robotsCache.set(key, hit);

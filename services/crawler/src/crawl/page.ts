@@ -5,10 +5,12 @@ import { pageDocumentsAwaiting } from '@kbchat/shared/db/documents';
 import { addJobNote, findJob, type JobRow } from '@kbchat/shared/db/jobs';
 import { findPage, type PageRow } from '@kbchat/shared/db/pages';
 import { enqueueEmbedding } from '@kbchat/shared/embedding/enqueue';
+import { findOutboundBlockedError } from '@kbchat/shared/net/outbound';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
-import { type ExtractedPage, extractPage } from '../web/extract.ts';
+import { extractPage } from '../web/extract.ts';
 import { type FetchOutcome, fetchPage } from '../web/fetch-page.ts';
-import type { CrawlContext } from './context.ts';
+import { needsRender } from '../web/render.ts';
+import { type CrawlContext, ROBOTS_TOKEN } from './context.ts';
 import { claimAndEnqueue, finishIfDrained, partitionLinks, sameSiteLinks } from './frontier.ts';
 import type { HostSlot } from './politeness.ts';
 import { settleNotIndexed, storeIndexedPage, storeNotModifiedPage } from './store-page.ts';
@@ -24,13 +26,6 @@ import { settleNotIndexed, storeIndexedPage, storeNotModifiedPage } from './stor
  */
 export const NOTE_NO_CHROMIUM = 'Chromium not available: JS pages were indexed from static HTML.';
 export const NOTE_RENDER_FAILED = 'Some pages could not be rendered in Chromium and were indexed from static HTML.';
-
-/** Static HTML this thin (with scripts) is probably filled in by JavaScript: render:auto renders it. */
-const AUTO_RENDER_MAX_TEXT = 200;
-
-export function needsRender(extracted: ExtractedPage, html: string): boolean {
-  return extracted.textLength < AUTO_RENDER_MAX_TEXT && /<script\b/i.test(html);
-}
 
 export type PageResult = { outcome: string; reason?: string; documents?: number };
 
@@ -73,8 +68,7 @@ export async function processPage(ctx: CrawlContext, data: PageData, bullJob: Jo
     return result;
   } catch (err) {
     if (err instanceof DelayedError) throw err;
-    const code = (err as { code?: string }).code;
-    if (code === 'ERR_OUTBOUND_BLOCKED' || (err as Error).name === 'OutboundBlockedError') {
+    if (findOutboundBlockedError(err)) {
       await settleNotIndexed(pool, job.id, data.url, { state: 'skipped', reason: 'blocked', fetched: false });
       await finishIfDrained(ctx, job);
       return { outcome: 'skipped', reason: 'blocked' };
@@ -132,16 +126,17 @@ async function fetchAndStore(ctx: CrawlContext, job: JobRow, data: PageData, rel
     if (!(await claimAsAlias(ctx, job, pageUrl, data.url))) return skip('duplicate');
   }
 
-  let extracted = extractPage(fetched.html, fetched.finalUrl);
+  const extractOptions = { xRobotsTag: fetched.xRobotsTag ?? null, robotsToken: ROBOTS_TOKEN };
+  let extracted = extractPage(fetched.html, fetched.finalUrl, extractOptions);
   const mode = job.options.render ?? 'auto';
-  if (mode === 'always' || (mode === 'auto' && needsRender(extracted, fetched.html))) {
+  if (mode === 'always' || (mode === 'auto' && needsRender(extracted))) {
     const renderer = await ctx.renderer();
     if (!renderer) {
       await addJobNote(pool, job.id, NOTE_NO_CHROMIUM);
     } else {
       try {
         const rendered = await renderer.render(fetched.finalUrl, { timeoutMs: config.CRAWL_RENDER_TIMEOUT_MS });
-        extracted = extractPage(rendered.html, rendered.finalUrl);
+        extracted = extractPage(rendered.html, rendered.finalUrl, extractOptions);
       } catch (err) {
         ctx.rt.log.warn({ jobId: job.id, url: data.url, err: { message: (err as Error).message } }, 'render failed');
         await addJobNote(pool, job.id, NOTE_RENDER_FAILED);

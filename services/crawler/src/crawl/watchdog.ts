@@ -31,7 +31,7 @@ export async function crawlWatchdogTick(ctx: CrawlContext, staleMs: number): Pro
   const { pool, log } = ctx.rt;
   const queue = ctx.rt.queues.crawl.queue;
 
-  for (const row of await staleOpenUrls(pool, staleMs)) {
+  for (const row of await staleOpenUrls(pool, ctx.rt.config.REDIS_PREFIX, staleMs)) {
     const bull = await queue.getJob(pageJobId(row.job_id, row.url));
     const state = bull ? await bull.getState() : 'missing';
     const job = { id: row.job_id, client_id: row.client_id } as JobRow;
@@ -50,7 +50,7 @@ export async function crawlWatchdogTick(ctx: CrawlContext, staleMs: number): Pro
     await touchCrawlUrl(pool, row.job_id, row.url);
   }
 
-  for (const job of await listUnfinishedJobs(pool, 'crawl')) {
+  for (const job of await listUnfinishedJobs(pool, ctx.rt.config.REDIS_PREFIX, 'crawl')) {
     const age = Date.now() - job.updated_at.getTime();
     if (job.phase === 'pending' && age > staleMs) {
       const bull = await queue.getJob(startJobId(job.id));

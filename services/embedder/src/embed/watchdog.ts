@@ -22,7 +22,7 @@ export function startEmbedWatchdog(rt: Pick<Runtime, 'config' | 'log' | 'pool' |
     log: rt.log,
     tick: async () => {
       const bucket = Math.floor(Date.now() / period);
-      for (const row of await jobsWithUnleasedDocuments(rt.pool)) {
+      for (const row of await jobsWithUnleasedDocuments(rt.pool, rt.config.REDIS_PREFIX)) {
         await enqueueEmbedding(rt.queues, rt.config, {
           clientId: row.client_id,
           jobId: row.job_id,
@@ -30,7 +30,7 @@ export function startEmbedWatchdog(rt: Pick<Runtime, 'config' | 'log' | 'pool' |
           key: `sweep-${row.job_id}-${bucket}`,
         });
       }
-      for (const job of await listUnfinishedJobs(rt.pool, undefined)) {
+      for (const job of await listUnfinishedJobs(rt.pool, rt.config.REDIS_PREFIX, undefined)) {
         if (job.status === 'active' && job.phase === 'embedding') await withTransaction(rt.pool, (tx) => settleJobIfDone(tx, job.id));
       }
     },
