@@ -266,8 +266,8 @@ export interface FixtureSiteOptions {
 }
 
 export interface FixtureSite extends FixtureServer {
-  /** Serve path with this HTML (or handler) from now on; null makes it 404 (a page that disappeared). */
-  setPage(pathname: string, page: string | Handler | null): void;
+  /** Serve path with this HTML (or handler) from now on; null makes it 404 (a page that disappeared); undefined restores the original. */
+  setPage(pathname: string, page: string | Handler | null | undefined): void;
 }
 
 /** The fixture company website with its traps, on 127.0.0.1. */
@@ -285,7 +285,7 @@ export async function startFixtureSite(options: FixtureSiteOptions = {}): Promis
       const page = overrides.get(p);
       if (page === null) return notFound(res);
       if (typeof page === 'function') return page(req, res);
-      return sendHtml(req, res, page!);
+      return sendHtml(req, res, page as string);
     }
 
     switch (p) {
@@ -441,7 +441,9 @@ ${[
   return {
     ...server,
     setPage(pathname, page) {
-      overrides.set(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname, page);
+      const key = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+      if (page === undefined) overrides.delete(key);
+      else overrides.set(key, page);
     },
   };
 }
@@ -575,6 +577,12 @@ async function startServer(handler: Handler): Promise<FixtureServer> {
       if (!res.headersSent) send(res, 500, 'text/plain', `fixture error: ${(err as Error).message}`);
       else res.destroy();
     });
+  });
+  // WebSocket upgrades are counted too (a renderer must not open them), then refused.
+  server.on('upgrade', (req: IncomingMessage, socket: import('node:stream').Duplex) => {
+    const u = new URL(req.url ?? '/', 'http://fixture');
+    hits.set(u.pathname, (hits.get(u.pathname) ?? 0) + 1);
+    socket.destroy();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;

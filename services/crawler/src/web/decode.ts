@@ -35,7 +35,7 @@ const LABEL_ALIASES: Record<string, string> = {
   'unicode-1-1-utf-8': 'utf-8',
 };
 
-/** The encoding name iconv-lite should use for a charset label, or undefined when unknown. */
+/** The encoding name for a charset label (iconv-lite's, or failing that ICU's), or undefined when unknown. */
 export function encodingForLabel(label: string | null | undefined): string | undefined {
   if (!label) return undefined;
   const l = label
@@ -43,7 +43,18 @@ export function encodingForLabel(label: string | null | undefined): string | und
     .toLowerCase()
     .replace(/^["']|["']$/g, '');
   const mapped = LABEL_ALIASES[l] ?? l;
-  return iconv.encodingExists(mapped) ? mapped : undefined;
+  if (iconv.encodingExists(mapped)) return mapped;
+  try {
+    // ISO-2022-JP and a few other stateful encodings are ICU's only.
+    return new TextDecoder(mapped).encoding;
+  } catch {
+    return undefined;
+  }
+}
+
+function decodeWith(bytes: Uint8Array, encoding: string): string {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length);
+  return iconv.encodingExists(encoding) ? iconv.decode(buf, encoding) : new TextDecoder(encoding).decode(buf);
 }
 
 export function charsetFromContentType(contentType: string | undefined): string | undefined {
@@ -74,7 +85,7 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true });
 
 export function decodeHtml(bytes: Uint8Array, contentType?: string): { text: string; charset: string } {
   const bom = bomEncoding(bytes);
-  if (bom) return { text: iconv.decode(Buffer.from(bytes.subarray(bom.length)), bom.encoding), charset: bom.encoding };
+  if (bom) return { text: decodeWith(bytes.subarray(bom.length), bom.encoding), charset: bom.encoding };
 
   let encoding = encodingForLabel(charsetFromContentType(contentType));
   if (!encoding) {
@@ -90,7 +101,7 @@ export function decodeHtml(bytes: Uint8Array, contentType?: string): { text: str
     }
   }
   if (encoding === 'utf-8') return { text: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('utf8'), charset: 'utf-8' };
-  return { text: iconv.decode(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length), encoding), charset: encoding };
+  return { text: decodeWith(bytes, encoding), charset: encoding };
 }
 
 // Signatures of formats that are never HTML, whatever the server says.

@@ -143,6 +143,8 @@ const BLOCK_TAGS = new Set([
   'center',
   'body',
 ]);
+/** A line break inside a paragraph (the one void element that shapes text). */
+const BR: El = { tag: 'br', children: [], text: 0, linkText: 0, links: 0 };
 const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4']);
 const PRUNABLE = new Set(['ul', 'ol', 'dl', 'table', 'div', 'section', 'p', 'center']);
 const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'base', 'input', 'area', 'col', 'embed', 'source', 'track', 'wbr', 'param']);
@@ -186,7 +188,7 @@ export function extractPage(html: string, url: string, options: ExtractOptions =
   let sections = emitSections(root, pruneLimit);
   let textLength = sumText(sections);
   let extractor: ExtractedPage['extractor'] = 'heuristic';
-  if (textLength < FALLBACK_BELOW && parsed.body.text > Math.max(FALLBACK_BELOW, textLength * 2)) {
+  if (textLength < FALLBACK_BELOW && parsed.bodyText > Math.max(FALLBACK_BELOW, textLength * 2)) {
     const fallback = extractWithReadability(html, url);
     if (fallback && sumText(fallback) > textLength) {
       sections = fallback;
@@ -281,7 +283,7 @@ function parse(html: string): Parsed {
         if (name === 'script' && isExecutable(attrs.type)) out.scripts++;
 
         if (VOID.has(name)) {
-          if (name === 'br' && dropDepth === 0 && !inHead) current.children.push('\n');
+          if (name === 'br' && dropDepth === 0 && !inHead) current.children.push(BR);
           stack.push({ tag: name, el: null, dropped: false });
           return;
         }
@@ -479,6 +481,10 @@ function walkSections(root: El, prune: boolean): PageSection[] {
       else parts.push(collapse(child));
       continue;
     }
+    if (child === BR) {
+      parts.push('\n');
+      continue;
+    }
     if (prune && isLinkDense(child)) continue;
     if (child.form && child.text < root.text * 0.25) continue;
     steps.push({ el: child, i: 0, cells: 0, pre: step.pre || Boolean(child.pre) });
@@ -509,11 +515,15 @@ function textOf(el: El): string {
 }
 
 function firstHeading(body: El): string {
+  // Depth-first in document order: the first <h1> a reader meets.
   const walk: El[] = [body];
   while (walk.length) {
-    const el = walk.shift()!;
+    const el = walk.pop()!;
     if (el.tag === 'h1') return clean(textOf(el));
-    for (const c of el.children) if (typeof c !== 'string') walk.push(c);
+    for (let i = el.children.length - 1; i >= 0; i--) {
+      const c = el.children[i]!;
+      if (typeof c !== 'string') walk.push(c);
+    }
   }
   return '';
 }
@@ -534,18 +544,27 @@ export function extractWithReadability(html: string, url: string): PageSection[]
   }
 }
 
+/**
+ * Directives of an X-Robots-Tag header that apply to us: "noindex, nofollow" applies to every bot;
+ * "googlebot: noindex, nofollow" only to that bot, until another "name:" prefix starts.
+ */
 function robotsHeaderTokens(header: string | null | undefined, token = 'kbchat-bot'): string[] {
   if (!header) return [];
+  const me = token.toLowerCase();
   const out: string[] = [];
-  // "noindex, nofollow" applies to all; "googlebot: noindex" only to that bot.
-  for (const part of header.toLowerCase().split(/,(?![^:,]*:)/)) {
-    const m = /^\s*([a-z0-9_-]+)\s*:\s*(.*)$/.exec(part);
-    if (m && !['unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview'].includes(m[1]!)) {
-      if (m[1] === token.toLowerCase()) out.push(...m[2]!.split(/[\s,]+/).filter(Boolean));
-    } else out.push(...part.split(/[\s,]+/).filter(Boolean));
+  let target = '*';
+  for (const raw of header.toLowerCase().split(',')) {
+    let directive = raw.trim();
+    const m = /^([a-z0-9_-]+)\s*:\s*(.*)$/.exec(directive);
+    if (m && !VALUED_DIRECTIVES.has(m[1]!)) {
+      target = m[1]!;
+      directive = m[2]!.trim();
+    }
+    if (directive && (target === '*' || target === me)) out.push(directive.split(/\s+/)[0]!);
   }
   return out;
 }
+const VALUED_DIRECTIVES = new Set(['unavailable_after', 'max-snippet', 'max-image-preview', 'max-video-preview']);
 
 function resolveBase(baseHref: string | null, url: string): string {
   if (!baseHref) return url;

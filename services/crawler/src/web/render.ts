@@ -275,7 +275,8 @@ async function serve(route: Route, client: Got, state: NavigationState, deadline
     const location = response.headers.location;
     if (isMainNavigation && response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
       state.redirects.set(url, new URL(location, url).toString());
-      await route.fulfill({ status: 204, body: '' });
+      // A 204 would abort the navigation; an empty page lets goto() resolve so render() takes the next hop.
+      await route.fulfill({ status: 200, contentType: 'text/html', body: '' });
       return;
     }
     const outHeaders: Record<string, string> = {};

@@ -1,0 +1,240 @@
+import { describe, expect, it } from 'vitest';
+import { extractPage, extractWithReadability } from './extract.ts';
+import { needsRender } from './render.ts';
+
+const URL_ = 'https://shop.example.com/docs/page.html';
+
+function doc(body: string, head = '<title>Widgets</title>', htmlAttrs = 'lang="en"'): string {
+  return `<!DOCTYPE html><html ${htmlAttrs}><head><meta charset="utf-8">${head}</head><body>${body}</body></html>`;
+}
+
+const ARTICLE = `<p>Our widgets are made of recycled aluminium and ship within two days to every country in the European Union.</p>
+<p>Each widget carries a ten-year warranty. Spare parts stay available for at least fifteen years after a model is discontinued.</p>`;
+
+function allText(html: string, url = URL_): string {
+  return extractPage(html, url)
+    .sections.map((s) => `${s.heading ?? ''}\n${s.text}`)
+    .join('\n');
+}
+
+describe('extractPage', () => {
+  it('reads title, lang, and splits sections at h1–h4 with their headings', () => {
+    const page = extractPage(
+      doc(`<main><h1>Widgets</h1><p>Intro text about widgets and why they matter to everyone who owns a shelf.</p>
+<h2>Materials</h2><p>Recycled aluminium.</p><h3>Finish</h3><p>Anodised, in four colours.</p>
+<h4>Care</h4><p>Wipe with a damp cloth.</p><h5>Small print</h5><p>Colours may vary.</p></main>`),
+      URL_,
+    );
+    expect(page.title).toBe('Widgets');
+    expect(page.lang).toBe('en');
+    expect(page.sections.map((s) => s.heading)).toEqual(['Widgets', 'Materials', 'Finish', 'Care']);
+    expect(page.sections[3]!.text).toBe('Wipe with a damp cloth.\n\nSmall print\n\nColours may vary.');
+    expect(page.textLength).toBe(page.sections.reduce((n, s) => n + s.text.length, 0));
+    expect(page.extractor).toBe('heuristic');
+  });
+
+  it('drops script, style, nav, header, footer, aside, forms, noscript, hidden parts and cookie banners', () => {
+    const html = doc(`
+<div id="cookie-consent">We use cookies. Accept all cookies?</div>
+<div class="cc-window">Cookie notice two</div>
+<header class="site-header"><a href="/">Home</a> Tagline of the site</header>
+<nav><a href="/a">Menu A</a><a href="/b">Menu B</a></nav>
+<div role="navigation"><a href="/c">Role nav</a></div>
+<script>var secret = "script text";</script><style>.x{color:red}</style>
+<noscript>Enable JavaScript please</noscript>
+<template><p>template text</p></template>
+<main><h1>Real content</h1>${ARTICLE}
+<form><label>Your email</label><input name="e"><button>Subscribe now</button></form>
+<div hidden>hidden attribute text</div><div style="display: none">display none text</div>
+<span aria-hidden="true">aria hidden text</span>
+<svg><text>svg text</text></svg>
+</main>
+<aside>Related: other things</aside>
+<div class="breadcrumbs"><a href="/">Home</a> › Docs</div>
+<footer>Copyright footer text</footer>`);
+    const text = allText(html);
+    expect(text).toContain('recycled aluminium');
+    expect(text).toContain('ten-year warranty');
+    for (const gone of [
+      'cookies',
+      'Cookie notice',
+      'Tagline',
+      'Menu A',
+      'Role nav',
+      'script text',
+      'color:red',
+      'Enable JavaScript',
+      'template text',
+      'Subscribe now',
+      'Your email',
+      'hidden attribute',
+      'display none',
+      'aria hidden',
+      'svg text',
+      'Related:',
+      'Copyright footer',
+      'Docs',
+    ]) {
+      expect(text, gone).not.toContain(gone);
+    }
+  });
+
+  it('takes links from the whole document, nav and footer included, resolved against <base href>', () => {
+    const page = extractPage(
+      doc(
+        `<nav><a href="pricing.html">Pricing</a><a href="/contact#form">Contact</a></nav><main>${ARTICLE}<a href="../guide/">Guide</a>
+<a href="mailto:a@b.c">Mail</a><a href="https://other.example.org/x">Other</a><a href="  spaced.html ">Spaced</a><a href="http://[bad">Bad</a>
+<map><area href="/area-link"></map></main><footer><a href="/imprint">Imprint</a><a href="pricing.html">Pricing again</a></footer>`,
+        '<title>T</title><base href="https://shop.example.com/en/">',
+      ),
+      URL_,
+    );
+    expect(page.links).toEqual([
+      'https://shop.example.com/en/pricing.html',
+      'https://shop.example.com/contact#form',
+      'https://shop.example.com/guide/',
+      'mailto:a@b.c',
+      'https://other.example.org/x',
+      'https://shop.example.com/en/spaced.html',
+      'https://shop.example.com/area-link',
+      'https://shop.example.com/imprint',
+    ]);
+  });
+
+  it('reads canonical, meta robots, X-Robots-Tag and a meta refresh', () => {
+    const page = extractPage(
+      doc(
+        `<main>${ARTICLE}</main>`,
+        '<title>T</title><link rel="canonical" href="/docs/page"><meta name="robots" content="NOINDEX, follow"><meta http-equiv="refresh" content="5; url=/next">',
+      ),
+      URL_,
+    );
+    expect(page.canonical).toBe('https://shop.example.com/docs/page');
+    expect(page).toMatchObject({ noindex: true, nofollow: false, refreshUrl: 'https://shop.example.com/next' });
+    expect(page.links).toContain('https://shop.example.com/next');
+
+    const none = extractPage(doc(`<main>${ARTICLE}</main>`, '<meta name="kbchat-bot" content="none">'), URL_);
+    expect(none).toMatchObject({ noindex: true, nofollow: true });
+
+    const header = extractPage(doc(`<main>${ARTICLE}</main>`), URL_, { xRobotsTag: 'googlebot: noindex, kbchat-bot: nofollow' });
+    expect(header).toMatchObject({ noindex: false, nofollow: true });
+    const plain = extractPage(doc(`<main>${ARTICLE}</main>`), URL_, { xRobotsTag: 'noindex' });
+    expect(plain.noindex).toBe(true);
+
+    const bad = extractPage(doc(`<main>${ARTICLE}</main>`, '<link rel="canonical" href="javascript:alert(1)">'), URL_);
+    expect(bad.canonical).toBeNull();
+  });
+
+  it('falls back from <title> to og:title, then the first h1, then the URL', () => {
+    expect(extractPage(doc('<p>x</p>', '<title>  Spaced\n  title </title>'), URL_).title).toBe('Spaced title');
+    expect(extractPage(doc('<h1>Heading</h1>', '<meta property="og:title" content="OG title">'), URL_).title).toBe('OG title');
+    expect(extractPage(doc('<div><h1>First <em>heading</em></h1></div><h1>Second</h1>', ''), URL_).title).toBe('First heading');
+    expect(extractPage(doc('<p>x</p>', ''), URL_).title).toBe(URL_);
+    // An SVG <title> is not the page's title.
+    expect(extractPage(doc('<svg><title>Icon</title></svg><h1>Real</h1>', ''), URL_).title).toBe('Real');
+  });
+
+  it('prunes link-dense menus but keeps a page that is its links (a table of contents)', () => {
+    const menu = `<div class="menu">${Array.from({ length: 8 }, (_, i) => `<a href="/m${i}">Menu entry ${i}</a>`).join(' ')}</div>`;
+    const withMenu = allText(doc(`<div id="page">${menu}<h1>Guide</h1>${ARTICLE}</div>`));
+    expect(withMenu).toContain('ten-year warranty');
+    expect(withMenu).not.toContain('Menu entry');
+
+    const toc = `<h1>Contents</h1><ul>${Array.from({ length: 20 }, (_, i) => `<li><a href="/c${i}">Chapter ${i}: a long descriptive chapter title</a></li>`).join('')}</ul>`;
+    const tocText = allText(doc(toc));
+    expect(tocText).toContain('Chapter 0: a long descriptive chapter title');
+    expect(tocText).toContain('Chapter 19');
+  });
+
+  it('drops the PostgreSQL docs navheader/navfooter tables but keeps ids made from content', () => {
+    const html =
+      doc(`<div class="navheader"><table><tr><th>SELECT</th></tr><tr><td><a href="a.html">Prev</a></td><td><a href="b.html">Up</a></td><th>SQL Commands</th><td><a href="index.html">Home</a></td><td><a href="c.html">Next</a></td></tr></table><hr></div>
+<div class="refentry" id="SQL-COMMENT"><div class="refnamediv"><h2>COMMENT</h2><p>COMMENT — define or change the comment of an object</p></div>
+<div class="refsect1" id="id-1"><h2>Description</h2><p>COMMENT stores a comment about a database object.</p><pre class="synopsis">COMMENT ON
+{
+  TABLE <em>object_name</em> |
+  COLUMN <em>relation_name</em>.<em>column_name</em>
+} IS '<em>text</em>'</pre></div></div>
+<div class="navfooter"><hr><table><tr><td><a href="a.html">Prev</a></td><td><a href="b.html">Up</a></td><td><a href="c.html">Next</a></td></tr><tr><td>ALTER VIEW</td><td><a href="index.html">Home</a></td><td>COMMIT</td></tr></table></div>`);
+    const page = extractPage(html, 'http://127.0.0.1/sql-comment.html');
+    const text = page.sections.map((s) => s.text).join('\n');
+    expect(page.sections.map((s) => s.heading)).toEqual(['COMMENT', 'Description']);
+    expect(text).toContain('COMMENT stores a comment');
+    // <pre> keeps its lines and the spaces around inline elements.
+    expect(text).toContain("COMMENT ON\n{\nTABLE object_name |\nCOLUMN relation_name.column_name\n} IS 'text'");
+    for (const gone of ['Prev', 'Next', 'SQL Commands', 'ALTER VIEW', 'COMMIT']) expect(text).not.toContain(gone);
+    expect(page.links).toContain('http://127.0.0.1/index.html');
+  });
+
+  it('writes tables row by row with cell separators, and list items as lines', () => {
+    const text = allText(
+      doc(`<main><h1>Plans</h1><table><tr><th>Plan</th><th>Price</th></tr><tr><td>Starter</td><td>290 EUR</td></tr></table>
+<ul><li>Fast</li><li>Cheap</li></ul><p>Line one<br>Line two</p></main>`),
+    );
+    expect(text).toContain('Plan | Price\n\nStarter | 290 EUR');
+    expect(text).toContain('Fast\n\nCheap');
+    expect(text).toContain('Line one\nLine two');
+  });
+
+  it('keeps an ASP.NET page wrapped in one <form>, drops a small form', () => {
+    const text = allText(
+      doc(`<form id="form1" method="post" action="./page.aspx"><h1>Welcome</h1>${ARTICLE}<input type="hidden" name="__VIEWSTATE"></form>`),
+    );
+    expect(text).toContain('ten-year warranty');
+  });
+
+  it('prefers <main>, keeps an article header, and falls back to the body when <main> is nearly empty', () => {
+    const page = extractPage(
+      doc(`<div class="promo">Promo text outside main that should not be indexed at all, long enough to count for something here.</div>
+<main><article><header><h1>Article title</h1><p class="byline">By Ada</p></header>${ARTICLE}</article></main>`),
+      URL_,
+    );
+    const text = page.sections.map((s) => s.text).join('\n');
+    expect(page.sections[0]!.heading).toBe('Article title');
+    expect(text).toContain('By Ada');
+    expect(text).not.toContain('Promo text');
+
+    const misused = allText(doc(`<main><p>Skip</p></main><div class="content"><h1>Body</h1>${ARTICLE}</div>`));
+    expect(misused).toContain('ten-year warranty');
+  });
+
+  it('decodes entities and collapses whitespace', () => {
+    const text = allText(doc('<main><p>Fish &amp; chips&nbsp;&mdash; &quot;fresh&quot;\n\n\t daily &#x1F41F;</p></main>'));
+    expect(text).toContain('Fish & chips — "fresh" daily 🐟');
+  });
+
+  it('survives malformed, deeply nested and empty documents', () => {
+    expect(extractPage('', URL_)).toMatchObject({ title: URL_, sections: [], textLength: 0, links: [] });
+    expect(extractPage('<p>Unclosed <b>bold <i>italic', URL_).sections[0]!.text).toBe('Unclosed bold italic');
+    const deep = `${'<div>'.repeat(20_000)}deep text${'</div>'.repeat(20_000)}`;
+    expect(allText(deep)).toContain('deep text');
+    expect(extractPage('<html><body></div></span><p>ok</p></body>', URL_).sections[0]!.text).toBe('ok');
+  });
+
+  it('says when a page is a JS shell, and needsRender agrees', () => {
+    const shell = extractPage(doc('<div id="root"></div><script src="/app.js"></script>'), URL_);
+    expect(shell).toMatchObject({ appShell: true, textLength: 0, scripts: 1 });
+    expect(needsRender(shell)).toBe(true);
+
+    const thin = extractPage(doc('<main><p>Loading…</p></main><script>load()</script>'), URL_);
+    expect(needsRender(thin)).toBe(true);
+
+    const full = extractPage(doc(`<div id="root"><main>${ARTICLE}${ARTICLE}</main></div><script src="/app.js"></script>`), URL_);
+    expect(full.appShell).toBe(false);
+    expect(needsRender(full)).toBe(false);
+
+    // No script can run: rendering could not add anything.
+    const static_ = extractPage(doc('<main><p>Short.</p></main><script type="application/ld+json">{}</script>'), URL_);
+    expect(static_.scripts).toBe(0);
+    expect(needsRender(static_)).toBe(false);
+  });
+
+  it('falls back to Readability when the heuristic finds next to nothing in a page that has text', () => {
+    // Every block is link-dense except text the heuristic's boilerplate rules drop (class "sidebar").
+    const html = doc(`<div class="sidebar"><h1>Only article</h1>${ARTICLE}${ARTICLE}</div>`);
+    const page = extractPage(html, URL_);
+    expect(page.extractor).toBe('readability');
+    expect(page.sections.map((s) => s.text).join(' ')).toContain('ten-year warranty');
+    expect(extractWithReadability(html, URL_)?.length).toBeGreaterThan(0);
+  });
+});
