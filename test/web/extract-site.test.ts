@@ -163,8 +163,8 @@ describe('serveDirectory', () => {
       expect(await fetchPage(client, `${server.url}/a.html`, { maxBytes: 1e6, timeoutMs: 5_000, etag: a.etag })).toMatchObject({
         kind: 'not-modified',
       });
-      const escape = await fetch(`${server.url}/..%2F..%2Fetc%2Fpasswd`);
-      expect(escape.status).toBe(404);
+      const traversal = await fetch(`${server.url}/..%2F..%2Fetc%2Fpasswd`);
+      expect(traversal.status).toBe(404);
     } finally {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
