@@ -131,6 +131,8 @@ const configObject = z.object({
   CRAWL_MAX_PAGE_BYTES: int(16_384, 104_857_600).default(5_242_880),
   /** Time Chromium gets to render one page (render: auto|always). */
   CRAWL_RENDER_TIMEOUT_MS: int(1_000, 300_000).default(20_000),
+  /** Chromium for render: auto|always; empty: /usr/bin/chromium, chromium-browser or google-chrome. None found: pages are indexed from static HTML. */
+  CHROMIUM_PATH: optionalString,
   /** Attempts per page on retryable failures (5xx, 429, timeouts, network errors), with exponential backoff. */
   CRAWL_PAGE_ATTEMPTS: int(1, 20).default(3),
   CRAWL_RETRY_DELAY_MS: int(10, 600_000).default(2_000),
