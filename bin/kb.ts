@@ -26,6 +26,8 @@ Exit codes: 0 done; 1 the API refused or the job failed; 2 usage error; 3 gatewa
 
 const EXIT = { ok: 0, failed: 1, usage: 2, unreachable: 3 } as const;
 const POLL_MS = 500;
+// About half a minute of consecutive failed polls before giving up on watching a job.
+const MAX_POLL_FAILURES = 30;
 
 class CliError extends Error {
   readonly code: number;
@@ -186,8 +188,20 @@ async function followJob(env: Env, jobId: string, label: string): Promise<Json> 
   };
   process.once('SIGINT', onInterrupt);
   try {
+    let failures = 0;
     for (;;) {
-      const job = await call(env, 'GET', `/api/admin/jobs/${encodeURIComponent(jobId)}`);
+      let job: Json;
+      try {
+        job = await call(env, 'GET', `/api/admin/jobs/${encodeURIComponent(jobId)}`);
+        failures = 0;
+      } catch (err) {
+        // The job runs on regardless: a gateway restart or a brief 503 is no reason to stop watching.
+        const transient = err instanceof CliError && (err.code === EXIT.unreachable || (err.status ?? 0) >= 500);
+        if (!transient || ++failures > MAX_POLL_FAILURES) throw err;
+        process.stderr.write(`${(err as Error).message}; retrying\n`);
+        await new Promise((r) => setTimeout(r, POLL_MS * 2));
+        continue;
+      }
       progress.update(job);
       if (job.status === 'completed' || job.status === 'failed') return job;
       await new Promise((r) => setTimeout(r, POLL_MS));
