@@ -64,7 +64,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   // The widget script and the operator page's shell: public, they carry no data (docs/widget.md).
   await app.register(uiRoutes);
 
-  // Everything under /api/admin and /admin is registered in this scope, behind one auth hook.
+  // Everything under /api/admin and /admin (but the page shell above) is registered in this scope, behind one auth hook.
   await app.register(async (admin) => {
     admin.addHook('onRequest', adminAuthHook(config.ADMIN_API_KEY));
     await metrics.routes(admin);
