@@ -40,8 +40,11 @@ ALTER TABLE documents
   ADD COLUMN embed_lease_until timestamptz;
 CREATE INDEX documents_embed_job_idx ON documents (embed_job_id) WHERE embed_job_id IS NOT NULL;
 CREATE INDEX documents_page_idx ON documents (page_id);
+-- A chunk already embedded anywhere in the client's knowledge base is not paid for twice.
+CREATE INDEX documents_client_hash_idx ON documents (client_id, content_hash);
 
 -- Down Migration
+DROP INDEX IF EXISTS documents_client_hash_idx;
 DROP INDEX IF EXISTS documents_page_idx;
 DROP INDEX IF EXISTS documents_embed_job_idx;
 ALTER TABLE documents DROP COLUMN IF EXISTS embed_lease_until, DROP COLUMN IF EXISTS embed_lease, DROP COLUMN IF EXISTS embed_job_id;

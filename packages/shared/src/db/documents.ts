@@ -19,8 +19,10 @@ export interface ChunkInput {
 /**
  * Swaps a page's chunks (call inside the page's storing transaction). A new chunk whose title,
  * heading and content equal an old one's keeps that embedding: an edit to one paragraph costs
- * the tokens of the chunks it touched, not the page's. Returns how many documents were created
- * and how many of them wait for an embedding (embed_job_id = jobId).
+ * the tokens of the chunks it touched, not the page's. Failing that, an identical chunk embedded
+ * with the current model on another page of the client lends its vector (boilerplate blocks, a
+ * page that moved to a new URL). Returns how many documents were created and how many of them
+ * wait for an embedding (embed_job_id = jobId).
  */
 export async function replacePageDocuments(
   db: Queryable,
@@ -49,10 +51,16 @@ export async function replacePageDocuments(
             CASE WHEN o.embedding IS NOT NULL AND o.embedding_model = $11 THEN NULL ELSE $6::uuid END
        FROM fresh n
        LEFT JOIN LATERAL (
-         SELECT * FROM old
-          WHERE old.content_hash = n.content_hash AND old.title = $5 AND old.heading IS NOT DISTINCT FROM n.heading
-            AND old.embedding IS NOT NULL
-          LIMIT 1
+         (SELECT old.embedding, old.embedding_model, old.token_count FROM old
+           WHERE old.content_hash = n.content_hash AND old.title = $5 AND old.heading IS NOT DISTINCT FROM n.heading
+             AND old.embedding IS NOT NULL
+           LIMIT 1)
+         UNION ALL
+         (SELECT d.embedding, d.embedding_model, d.token_count FROM documents d
+           WHERE d.client_id = $2 AND d.content_hash = n.content_hash AND d.page_id <> $1 AND d.title = $5
+             AND d.heading IS NOT DISTINCT FROM n.heading AND d.embedding IS NOT NULL AND d.embedding_model = $11
+           LIMIT 1)
+         LIMIT 1
        ) o ON true
      RETURNING embed_job_id IS NOT NULL AS pending, embedding IS NOT NULL AS reused`,
     [

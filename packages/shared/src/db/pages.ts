@@ -43,6 +43,27 @@ export interface PageWrite {
   links: string[];
 }
 
+/**
+ * Another page of this crawl with exactly this content (the same page under a second URL, e.g. an
+ * extra query parameter without a rel=canonical). Call under lockContentHash, so two copies being
+ * stored at once cannot both miss each other.
+ */
+export async function findSameContentInJob(
+  db: Queryable,
+  input: { clientId: string; jobId: string; contentHash: string; url: string },
+): Promise<string | undefined> {
+  const { rows } = await db.query<{ url: string }>(
+    `SELECT url FROM pages WHERE client_id = $1 AND last_job_id = $2 AND content_hash = $3 AND url <> $4 LIMIT 1`,
+    [input.clientId, input.jobId, input.contentHash, input.url],
+  );
+  return rows[0]?.url;
+}
+
+/** Transaction-scoped lock on (job, content hash): serialises stores of identical content. */
+export async function lockContentHash(db: Queryable, jobId: string, contentHash: string): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${jobId}:${contentHash}`]);
+}
+
 /** Inserts or refreshes the page as indexed by this job; returns its id. */
 export async function upsertIndexedPage(db: Queryable, p: PageWrite): Promise<string> {
   const { rows } = await db.query<{ id: string }>(

@@ -71,6 +71,7 @@ export function createCrawlContext(rt: CrawlContext['rt']): CrawlContext {
     rendererPromise ??= createRenderer({
       allowPrivateNetworks: config.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
       userAgent: DEFAULT_USER_AGENT,
+      ...(config.CHROMIUM_PATH ? { executablePath: config.CHROMIUM_PATH } : {}),
     }).catch((err: Error) => {
       rt.log.warn({ err: { message: err.message } }, 'Chromium could not be started: JS pages are indexed from static HTML');
       return null;

@@ -3,7 +3,7 @@ import type { Chunk } from '@kbchat/shared/crawl/chunker';
 import { settleUrl } from '@kbchat/shared/db/crawl-urls';
 import { keepPageDocuments, pageDocumentCount, replacePageDocuments } from '@kbchat/shared/db/documents';
 import { addJobCounters, type JobRow } from '@kbchat/shared/db/jobs';
-import { lockPage, markPageSeen, type PageRow, upsertIndexedPage } from '@kbchat/shared/db/pages';
+import { findSameContentInJob, lockContentHash, lockPage, markPageSeen, type PageRow, upsertIndexedPage } from '@kbchat/shared/db/pages';
 import { type Pool, withTransaction } from '@kbchat/shared/db/pool';
 
 /**
@@ -48,8 +48,13 @@ export async function storeIndexedPage(
   const contentHash = pageContentHash(input.title, input.chunks);
   return withTransaction(pool, async (tx) => {
     const existing = await lockPage(tx, job.client_id, input.pageUrl);
-    if (existing && existing.last_job_id === job.id && existing.url !== input.crawlUrl) {
-      // Another frontier URL of this crawl already stored this page.
+    await lockContentHash(tx, job.id, contentHash);
+    const duplicate =
+      (existing && existing.last_job_id === job.id && existing.url !== input.crawlUrl) ||
+      (await findSameContentInJob(tx, { clientId: job.client_id, jobId: job.id, contentHash, url: input.pageUrl })) !== undefined;
+    if (duplicate) {
+      // This crawl already stored this page (under this URL from another frontier URL, or the same
+      // content under another URL): one copy in the knowledge base, not two sources for one answer.
       const settled = await settleUrl(tx, job.id, input.crawlUrl, 'skipped', 'duplicate');
       if (settled) await addJobCounters(tx, job.id, { pages_fetched: 1, pages_skipped: 1 }, { duplicate: 1 });
       return { stored: false, duplicate: true };
