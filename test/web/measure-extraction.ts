@@ -46,6 +46,10 @@ time('extractPage + chunkSections', () => {
     if (e.textLength === 0) empty++;
   }
 });
+const extractedAll = pages.map((p) => extractPage(p.html, `http://127.0.0.1/${p.name}`));
+time('chunkSections alone', () => {
+  for (const e of extractedAll) chunkSections(e.sections);
+});
 console.log(
   `chunks/page ${(chunks / pages.length).toFixed(2)}, text chars/page ${(text / pages.length).toFixed(0)}, readability fallbacks ${fallbacks}, empty pages ${empty}`,
 );

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extractPage } from '@kbchat/crawler/web/extract';
@@ -137,6 +139,59 @@ describe.skipIf(!chromiumPath)('createRenderer (system Chromium)', () => {
     });
   });
 });
+
+describe.skipIf(!chromiumPath)('a renderer whose Chromium crashed', () => {
+  it('launches a new one at the next render, without a restart of the process', async () => {
+    const site = await startFixtureSite();
+    // A marker switch lets the test find exactly its own Chromium processes (and kill them by pid).
+    const marker = `--kbchat-test-marker=${randomUUID()}`;
+    const renderer = (await createRenderer({ allowPrivateNetworks: true, launchArgs: [marker] }))!;
+    try {
+      expect((await renderer.render(`${site.url}/about`, { timeoutMs: 20_000 })).html).toContain(FIXTURE_FACTS.founded);
+      const pids = processesWith(marker);
+      expect(pids.length).toBeGreaterThan(0);
+      for (const pid of pids) process.kill(pid, 'SIGKILL');
+      await waitFor(() => processesWith(marker).every((pid) => !pids.includes(pid)));
+
+      let html = '';
+      for (let attempt = 0; attempt < 3 && !html; attempt++) {
+        html = await renderer
+          .render(`${site.url}/app`, { timeoutMs: 20_000 })
+          .then((r) => r.html)
+          .catch(() => '');
+      }
+      expect(html).toContain(FIXTURE_FACTS.jsOnly);
+      const relaunched = processesWith(marker);
+      expect(relaunched.length).toBeGreaterThan(0);
+      expect(relaunched.some((pid) => pids.includes(pid))).toBe(false);
+    } finally {
+      await renderer.close();
+      await site.close();
+    }
+  });
+});
+
+/** Pids of processes whose command line contains marker (read from /proc). */
+function processesWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(marker)) pids.push(Number(entry));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  return pids;
+}
+
+async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 describe('createRenderer without Chromium', () => {
   it('returns null when the executable does not exist', async () => {

@@ -104,6 +104,20 @@ describe('collectSitemapUrls', () => {
     expect(site.hitCount('/sitemaps/case-studies.xml.gz')).toBe(1);
   });
 
+  it('reads a sitemap sent with Content-Encoding: gzip, and a .gz file served as octet-stream', async () => {
+    const xml = `<urlset><url><loc>${site.url}/encoded</loc></url></urlset>`;
+    site.setPage('/encoded.xml', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/xml', 'content-encoding': 'gzip' });
+      res.end(gzipSync(xml));
+    });
+    site.setPage('/download.xml.gz', (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      res.end(gzipSync(xml.replace('/encoded', '/downloaded')));
+    });
+    const urls = await collectSitemapUrls(client, [`${site.url}/encoded.xml`, `${site.url}/download.xml.gz`], 10);
+    expect(urls).toEqual([`${site.url}/encoded`, `${site.url}/downloaded`]);
+  });
+
   it('stops at the limit', async () => {
     const urls = await collectSitemapUrls(client, [`${site.url}/sitemap_index.xml`], 3);
     expect(urls).toEqual([`${site.url}/`, `${site.url}/about`, `${site.url}/services`]);

@@ -41,6 +41,8 @@ export interface RendererOptions {
   lookup?: OutboundOptions['lookup'];
   /** Largest body served to Chromium per request (default 5 MB). */
   maxResourceBytes?: number;
+  /** Extra Chromium switches (e.g. --lang=de), after the fixed ones. */
+  launchArgs?: string[];
 }
 
 export class RenderError extends Error {
@@ -137,7 +139,7 @@ export async function createRenderer(options: RendererOptions): Promise<Renderer
       const browser = await chromium.launch({
         executablePath,
         headless: true,
-        args: CHROMIUM_ARGS,
+        args: [...CHROMIUM_ARGS, ...(options.launchArgs ?? [])],
         proxy: { server: `http://127.0.0.1:${port}`, bypass: '<-loopback>' },
         timeout: 30_000,
       });
@@ -158,7 +160,12 @@ export async function createRenderer(options: RendererOptions): Promise<Renderer
       launching = null;
       throw err;
     });
-    return (await launching).browser;
+    const current = launching;
+    const { browser: b } = await current;
+    if (b.isConnected()) return b;
+    // Died before its 'disconnected' event was handled: start a new one now.
+    if (launching === current) launching = null;
+    return browser();
   };
 
   return {
