@@ -2,9 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { ClientRow } from '../db/clients.ts';
-import { insertMessages, recentMessages } from '../db/messages.ts';
+import { appendTurns, recentMessages, type StoredTurn } from '../db/messages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { touchSession } from '../db/sessions.ts';
 import { recordUsage, type UsageEntry } from '../db/usage.ts';
 import type { Logger } from '../logger.ts';
 import {
@@ -168,14 +167,17 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       leadCaptureIntent: output.leadCaptureIntent,
     };
     const usage = output.usage ? [...prepared.usage, chatUsage(prepared.clientId, output.usage)] : prepared.usage;
-    await withTransaction(pool, async (tx) => {
-      await touchSession(tx, prepared.clientId, prepared.sessionId);
-      await insertMessages(tx, prepared.clientId, prepared.sessionId, [
-        { role: 'user', content: prepared.input.message },
-        { role: 'assistant', content: output.answer, sources, leadCaptureIntent: output.leadCaptureIntent },
-      ]);
-      for (const entry of usage) await recordUsage(tx, entry);
-    });
+    const turns: StoredTurn[] = [
+      { role: 'user', content: prepared.input.message },
+      { role: 'assistant', content: output.answer, sources, leadCaptureIntent: output.leadCaptureIntent },
+    ];
+    if (usage.length === 0) await appendTurns(pool, prepared.clientId, prepared.sessionId, turns);
+    else {
+      await withTransaction(pool, async (tx) => {
+        await appendTurns(tx, prepared.clientId, prepared.sessionId, turns);
+        for (const entry of usage) await recordUsage(tx, entry);
+      });
+    }
     return response;
   }
 

@@ -16,6 +16,7 @@ export interface QueryEmbedding {
  * stores anyway), and fresh vectors are rounded the same way so a hit and a miss rank
  * identically. The cache fails open: Redis being away costs a provider call, never an answer.
  * Entries are ~6 KB; the TTL bounds memory in a Redis that also holds the queues (noeviction).
+ * The local embedder is not cached: computing its vector (~0.1 ms) is cheaper than the round trip.
  */
 export function createQueryEmbedder(deps: {
   redis: Redis;
@@ -35,9 +36,10 @@ export function createQueryEmbedder(deps: {
     log.warn({ err: { message: (err as Error).message } }, `query embedding cache ${what} failed; continuing without it`);
   };
 
+  const useCache = deps.ttlSeconds > 0 && provider.kind !== 'local';
   return async (text, signal) => {
     const key = keyOf(text);
-    if (deps.ttlSeconds > 0) {
+    if (useCache) {
       const hit = await redis.getBuffer(key).catch((err) => {
         warn(err, 'read');
         return null;
@@ -58,7 +60,7 @@ export function createQueryEmbedder(deps: {
     for (let i = 0; i < first.length; i++) buf.writeFloatLE(first[i] as number, i * 4);
     const vector = new Array<number>(first.length);
     for (let i = 0; i < vector.length; i++) vector[i] = buf.readFloatLE(i * 4);
-    if (deps.ttlSeconds > 0) {
+    if (useCache) {
       await redis.set(key, buf, 'EX', deps.ttlSeconds).catch((err) => warn(err, 'write'));
     }
     return { vector, tokens, cached: false };

@@ -30,6 +30,8 @@ export const PAGE_BOOST = 0.01;
 export const RELATIVE_FLOOR = 0.5;
 /** At most this many chunks per page before other pages get a turn. */
 export const MAX_CHUNKS_PER_PAGE = 2;
+/** Chunks examined for near-duplicates, as a multiple of the passages wanted. */
+const DEDUPE_WINDOW = 3;
 /** Word 4-gram containment above which two chunks count as the same text. */
 export const DUPLICATE_CONTAINMENT = 0.6;
 
@@ -105,7 +107,8 @@ export function rankCandidates(
     })
     .sort((a, b) => b.score - a.score || (b.similarity ?? 0) - (a.similarity ?? 0) || a.id.localeCompare(b.id));
 
-  const distinct = dropNearDuplicates(scored);
+  // Comparing texts is the costly step: only the head of the ranking can reach the model.
+  const distinct = dropNearDuplicates(scored.slice(0, settings.passages * DEDUPE_WINDOW));
   return diversify(distinct, settings.passages);
 }
 
@@ -115,7 +118,7 @@ export function rankCandidates(
  * all-in-one page that repeats every other page never crowds out the page that owns the text.
  */
 export function dropNearDuplicates(ranked: RankedPassage[]): RankedPassage[] {
-  const kept: { passage: RankedPassage; shingles: Set<string> }[] = [];
+  const kept: { passage: RankedPassage; shingles: Set<number> }[] = [];
   for (const passage of ranked) {
     const shingles = wordShingles(passage.content);
     const twin = kept.find(
@@ -150,18 +153,30 @@ function diversify(ranked: RankedPassage[], limit: number): RankedPassage[] {
   return ranked.filter((p) => chosen.has(p));
 }
 
-function wordShingles(text: string, n = 4): Set<string> {
+/** Word 4-grams as 32-bit FNV-1a hashes: set lookups on numbers, not on joined strings. */
+function wordShingles(text: string, n = 4): Set<number> {
   const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const out = new Set<string>();
+  const hashes = words.map(fnv1a);
+  const out = new Set<number>();
   if (words.length < n) {
-    if (words.length > 0) out.add(words.join(' '));
+    if (words.length > 0) out.add(hashes.reduce((h, w) => Math.imul(h ^ w, 0x01000193) >>> 0, 0x811c9dc5));
     return out;
   }
-  for (let i = 0; i + n <= words.length; i++) out.add(words.slice(i, i + n).join(' '));
+  for (let i = 0; i + n <= hashes.length; i++) {
+    let h = 0x811c9dc5;
+    for (let j = i; j < i + n; j++) h = Math.imul(h ^ (hashes[j] as number), 0x01000193) >>> 0;
+    out.add(h);
+  }
   return out;
 }
 
-function containment(a: Set<string>, b: Set<string>): number {
+function fnv1a(word: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193) >>> 0;
+  return h;
+}
+
+function containment(a: Set<number>, b: Set<number>): number {
   const [small, large] = a.size <= b.size ? [a, b] : [b, a];
   if (small.size === 0) return 0;
   let shared = 0;

@@ -1,5 +1,10 @@
 import type { Queryable } from './pool.ts';
 
+/**
+ * Sessions and their messages: one aggregate. Conversations are keyed by (client_id, session_id),
+ * so the same sessionId under another client is another session and history never crosses tenants.
+ */
+
 export interface StoredTurn {
   role: 'user' | 'assistant';
   content: string;
@@ -24,21 +29,32 @@ export async function recentMessages(
   return rows.reverse();
 }
 
-/** Appends turns in order (the session row must exist: see touchSession). */
-export async function insertMessages(db: Queryable, clientId: string, sessionId: string, turns: StoredTurn[]): Promise<void> {
-  if (turns.length === 0) return;
+/**
+ * Creates the session if needed (or marks it active) and appends the turns, in one statement: one
+ * round trip, atomic without a transaction. The session row exists before the end-of-statement
+ * foreign-key check of the messages runs.
+ */
+export async function appendTurns(db: Queryable, clientId: string, sessionId: string, turns: StoredTurn[]): Promise<void> {
   await db.query(
-    `INSERT INTO messages (client_id, session_id, role, content, sources, lead_capture_intent)
-     SELECT $1, $2, t.role, t.content, t.sources, t.lead
-       FROM unnest($3::text[], $4::text[], $5::jsonb[], $6::boolean[]) WITH ORDINALITY AS t(role, content, sources, lead, n)
+    `WITH s AS (
+       INSERT INTO sessions (client_id, session_id) VALUES ($1, $2)
+       ON CONFLICT (client_id, session_id) DO UPDATE SET last_active_at = now()
+       RETURNING client_id, session_id)
+     INSERT INTO messages (client_id, session_id, role, content, sources, lead_capture_intent)
+     SELECT s.client_id, s.session_id, t.role, t.content, t.sources, t.lead
+       FROM s, unnest($3::text[], $4::text[], $5::jsonb[], $6::boolean[]) WITH ORDINALITY AS t(role, content, sources, lead, n)
       ORDER BY t.n`,
-    [
-      clientId,
-      sessionId,
-      turns.map((t) => t.role),
-      turns.map((t) => t.content),
-      turns.map((t) => JSON.stringify(t.sources ?? [])),
-      turns.map((t) => t.leadCaptureIntent ?? false),
-    ],
+    turnParams(clientId, sessionId, turns),
   );
+}
+
+function turnParams(clientId: string, sessionId: string, turns: StoredTurn[]): unknown[] {
+  return [
+    clientId,
+    sessionId,
+    turns.map((t) => t.role),
+    turns.map((t) => t.content),
+    turns.map((t) => JSON.stringify(t.sources ?? [])),
+    turns.map((t) => t.leadCaptureIntent ?? false),
+  ];
 }

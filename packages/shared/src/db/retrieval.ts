@@ -7,6 +7,15 @@ import { type Pool, toVector, withTransaction } from './pool.ts';
  * the embedded PGlite shares session state between connections, so a plain SET would leak.
  */
 
+/**
+ * Break-even of exact scan (cost ∝ n rows read and compared) against a filtered HNSW walk (cost ∝
+ * k·N/n tuples visited, each dearer than a sequential comparison): n² = factor·k·N. Measured on
+ * native Postgres 15 + pgvector 0.8 (docs/retrieval.md).
+ */
+export const EXACT_SCAN_FACTOR = 1;
+/** Below this, reading the tenant's rows costs about a millisecond: always exact. */
+export const EXACT_SCAN_MIN_DOCS = 200;
+
 export interface RetrievalCandidate {
   id: string;
   pageId: string | null;
@@ -36,7 +45,12 @@ export interface CandidateSearch {
   query: string;
   /** Rows per list. */
   k: number;
-  /** A tenant with at most this many documents is scanned exactly; above it, HNSW with iterative scan. */
+  /**
+   * Exact scan or HNSW: a tenant of at most EXACT_SCAN_MIN_DOCS documents is scanned exactly, one
+   * of more than exactScanMaxDocs through HNSW; between them, exactly when n² ≤ EXACT_SCAN_FACTOR·k·N
+   * (N: rows in the table), i.e. when the tenant is too small a share of the graph for an HNSW
+   * walk (which visits about k·N/n tuples) to beat reading its n rows. 0 forces HNSW.
+   */
   exactScanMaxDocs: number;
   efSearch: number;
 }
@@ -48,41 +62,40 @@ export interface CandidateResult {
   scan: 'exact' | 'hnsw' | 'hnsw+exact' | 'none';
 }
 
-// The vector list. Exact: `(embedding <=> q) + 0` is not an index-orderable expression, so the
-// planner walks the tenant's rows (btree on client_id) and sorts: k rows whenever the tenant has k.
-// HNSW: plain `ORDER BY embedding <=> q`, with iterative scan set for this transaction, so
-// filtering by client keeps scanning the graph until k rows of this tenant are found.
+// The vector list, as ids best first. Exact: `(embedding <=> q) + 0` is not an index-orderable
+// expression, so the planner walks the tenant's rows (btree on client_id) and sorts: k rows
+// whenever the tenant has k. HNSW: plain `ORDER BY embedding <=> q` with iterative scan set for
+// this transaction, so filtering by client keeps walking the graph until k rows of this tenant
+// are found (relaxed_order may return them slightly out of order: array_agg re-sorts).
+// This statement is planned with enable_sort off when the HNSW branch was chosen (see prep), and
+// switches it back on once it has run (an InitPlan, evaluated once): planning the full-text and
+// details statement with sorts penalised turns 4 ms into a second.
 const VECTOR_EXACT = `
-  v AS (
-    SELECT id, row_number() OVER (ORDER BY dist, id) AS rank FROM (
-      SELECT id, (embedding <=> $3::vector) + 0 AS dist FROM documents
-       WHERE client_id = $1 AND embedding_model = $2 AND embedding IS NOT NULL
-       ORDER BY (embedding <=> $3::vector) + 0
-       LIMIT $4) s)`;
+  SELECT coalesce(array_agg(id ORDER BY dist, id), '{}') AS ids, (SELECT set_config('enable_sort', 'on', true)) AS sort
+    FROM (SELECT id, (embedding <=> $3::vector) + 0 AS dist FROM documents
+           WHERE client_id = $1 AND embedding_model = $2 AND embedding IS NOT NULL
+           ORDER BY (embedding <=> $3::vector) + 0
+           LIMIT $4) s`;
 const VECTOR_HNSW = `
-  v AS (
-    SELECT id, row_number() OVER (ORDER BY dist, id) AS rank FROM (
-      SELECT id, embedding <=> $3::vector AS dist FROM documents
-       WHERE client_id = $1 AND embedding_model = $2 AND embedding IS NOT NULL
-       ORDER BY embedding <=> $3::vector
-       LIMIT $4) s)`;
-const VECTOR_NONE = `
-  v AS (SELECT NULL::uuid AS id, NULL::bigint AS rank WHERE false)`;
+  SELECT coalesce(array_agg(id ORDER BY dist, id), '{}') AS ids, (SELECT set_config('enable_sort', 'on', true)) AS sort
+    FROM (SELECT id, embedding <=> $3::vector AS dist FROM documents
+           WHERE client_id = $1 AND embedding_model = $2 AND embedding IS NOT NULL
+           ORDER BY embedding <=> $3::vector
+           LIMIT $4) s`;
 
 // The full-text list, with OR semantics: plainto_tsquery ANDs every lexeme, which misses any chunk
 // that lacks one word of a conversational question. Postgres prints the tsquery with correctly
 // quoted lexemes, so swapping its & for | is safe. ts_rank orders by how often and where (title
-// and heading weigh A) the lexemes occur.
-const FTS = `
+// and heading weigh A) the lexemes occur. Then both lists' chunks with the signals ranking needs.
+const CANDIDATES = `
+  WITH v AS (SELECT u.id, u.rank FROM unnest($7::uuid[]) WITH ORDINALITY AS u(id, rank)),
   q AS (SELECT replace(plainto_tsquery('english', $5)::text, ' & ', ' | ')::tsquery AS tsq),
   f AS (
     SELECT id, row_number() OVER (ORDER BY score DESC, id) AS rank FROM (
       SELECT d.id, ts_rank(d.fts, q.tsq) AS score FROM documents d, q
        WHERE d.client_id = $1 AND d.fts @@ q.tsq
        ORDER BY score DESC
-       LIMIT $4) s)`;
-
-const DETAILS = `
+       LIMIT $4) s)
   SELECT d.id, d.page_id, d.url, d.title, d.heading, d.content, d.content_hash,
          v.rank AS vector_rank, f.rank AS fts_rank,
          CASE WHEN d.embedding_model = $2 AND $3::vector IS NOT NULL THEN 1 - (d.embedding <=> $3::vector) END AS similarity,
@@ -92,11 +105,6 @@ const DETAILS = `
     LEFT JOIN v ON v.id = d.id
     LEFT JOIN f ON f.id = d.id
    WHERE d.client_id = $1 AND d.id IN (SELECT id FROM v UNION SELECT id FROM f)`;
-
-const sql = (vector: string) => `WITH ${vector},${FTS}\n${DETAILS}`;
-const SEARCH_EXACT = sql(VECTOR_EXACT);
-const SEARCH_HNSW = sql(VECTOR_HNSW);
-const SEARCH_FTS_ONLY = sql(VECTOR_NONE);
 
 interface CandidateRow {
   id: string;
@@ -116,42 +124,42 @@ interface CandidateRow {
 export async function searchCandidates(pool: Pool, s: CandidateSearch): Promise<CandidateResult> {
   return withTransaction(pool, async (tx) => {
     // set_config(..., true) is SET LOCAL: gone at COMMIT, invisible to other transactions.
-    // Counting stops at the threshold, so a big tenant costs no more than a small one here.
-    // Above the threshold the HNSW index must be used even where the planner's estimate for this
-    // client would pick the btree and sort every row: enable_sort off makes the ordered index
-    // scan the only plan without a penalised sort (the full-text list and the window functions
-    // must sort anyway, so their plans do not change).
-    const { rows: prep } = await tx.query<{ n: number; terms: string[] }>(
-      `WITH t AS (SELECT count(*)::int AS n FROM (SELECT 1 FROM documents WHERE client_id = $1 LIMIT $3) x)
-       SELECT t.n,
+    // Counting stops past the threshold, so a big tenant costs no more than a small one here.
+    const { rows: prep } = await tx.query<{ n: number; exact: boolean; terms: string[] }>(
+      `WITH t AS (SELECT count(*)::int AS n FROM (SELECT 1 FROM documents WHERE client_id = $1 LIMIT $3) x),
+            c AS (SELECT t.n, t.n < $3 AND (t.n <= $6::int OR t.n::float8 * t.n <= $5::float8 * greatest(reltuples, 0)) AS exact
+                    FROM t, pg_class WHERE pg_class.oid = 'documents'::regclass)
+       SELECT c.n, c.exact,
               set_config('hnsw.iterative_scan', 'relaxed_order', true),
               set_config('hnsw.ef_search', $2::text, true),
-              set_config('enable_sort', CASE WHEN t.n >= $3 THEN 'off' ELSE 'on' END, true),
+              set_config('enable_sort', CASE WHEN c.exact THEN 'on' ELSE 'off' END, true),
               tsvector_to_array(to_tsvector('english', $4)) AS terms
-         FROM t`,
-      [s.clientId, s.efSearch, s.exactScanMaxDocs + 1, s.query],
+         FROM c`,
+      [s.clientId, s.efSearch, s.exactScanMaxDocs + 1, s.query, EXACT_SCAN_FACTOR * s.k, EXACT_SCAN_MIN_DOCS],
     );
     const tenantDocs = prep[0]?.n ?? 0;
     const queryTerms = prep[0]?.terms ?? [];
     if (tenantDocs === 0) return { candidates: [], queryTerms, scan: 'none' };
 
     const vector = s.embedding ? toVector(s.embedding) : null;
-    const params = [s.clientId, s.embeddingModel, vector, s.k, s.query, queryTerms];
-    if (!vector) {
-      const { rows } = await tx.query<CandidateRow>(SEARCH_FTS_ONLY, params);
-      return { candidates: rows.map(toCandidate), queryTerms, scan: 'none' };
+    const params = [s.clientId, s.embeddingModel, vector, s.k];
+    let ids: string[] = [];
+    let scan: CandidateResult['scan'] = 'none';
+    if (vector) {
+      const exact = prep[0]?.exact === true;
+      ids = (await tx.query<{ ids: string[] }>(exact ? VECTOR_EXACT : VECTOR_HNSW, params)).rows[0]?.ids ?? [];
+      scan = exact ? 'exact' : 'hnsw';
+      if (!exact && ids.length < s.k) {
+        // The graph ran out (hnsw.max_scan_tuples) before finding k rows of this tenant, or the
+        // tenant has fewer than k embedded with this model: the exact scan settles which.
+        ids = (await tx.query<{ ids: string[] }>(VECTOR_EXACT, params)).rows[0]?.ids ?? [];
+        scan = 'hnsw+exact';
+      }
+    } else if (prep[0]?.exact !== true) {
+      await tx.query("SELECT set_config('enable_sort', 'on', true)");
     }
-    if (tenantDocs <= s.exactScanMaxDocs) {
-      const { rows } = await tx.query<CandidateRow>(SEARCH_EXACT, params);
-      return { candidates: rows.map(toCandidate), queryTerms, scan: 'exact' };
-    }
-    const { rows } = await tx.query<CandidateRow>(SEARCH_HNSW, params);
-    const vectorRows = rows.filter((r) => r.vector_rank !== null).length;
-    if (vectorRows >= s.k) return { candidates: rows.map(toCandidate), queryTerms, scan: 'hnsw' };
-    // The graph ran out (hnsw.max_scan_tuples) before finding k rows of this tenant, or the
-    // tenant has fewer than k embedded with this model: the exact scan settles which.
-    const { rows: exact } = await tx.query<CandidateRow>(SEARCH_EXACT, params);
-    return { candidates: exact.map(toCandidate), queryTerms, scan: 'hnsw+exact' };
+    const { rows } = await tx.query<CandidateRow>(CANDIDATES, [...params, s.query, queryTerms, ids]);
+    return { candidates: rows.map(toCandidate), queryTerms, scan };
   });
 }
 

@@ -1,0 +1,212 @@
+// Latency of POST /api/chat (extractive answers + local embedder) for a client with 1,000
+// documents, at concurrency 1 and 16, on native Postgres + pgvector. Not part of `pnpm test`.
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379 \
+//     node bench/chat-latency.ts [--docs 1000] [--requests 1500] [--concurrency 1,16] [--json]
+//
+// The gateway runs as its own process (as in production), on a database created for the run and
+// dropped after. The rate limit is raised so it never rejects, but it still runs (one Redis
+// round trip per request, as in production). Every request starts a new session, so each one also
+// stores a session and two messages.
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '@kbchat/shared/config';
+import { freePort } from '@kbchat/shared/redis';
+import pg from 'pg';
+import { spawnNode, waitForHttp } from '../test/support/kbchat.ts';
+import { createSeeder, type SeedPage } from '../test/support/seed-documents.ts';
+
+const { values: args } = parseArgs({
+  options: {
+    docs: { type: 'string', default: '1000' },
+    requests: { type: 'string', default: '1500' },
+    warmup: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '1,16' },
+    json: { type: 'boolean', default: false },
+  },
+});
+
+const serverUrl = process.env.DATABASE_URL;
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+if (!serverUrl) {
+  process.stderr.write('Set DATABASE_URL to a Postgres server with pgvector (the benchmark is about native Postgres).\n');
+  process.exit(1);
+}
+
+// A small home-services company's documentation, generated: 5 chunks per page, ~900 characters each.
+const TOPICS = [
+  'boiler',
+  'radiator',
+  'water heater',
+  'heat pump',
+  'underfloor heating',
+  'drain',
+  'shower',
+  'toilet',
+  'thermostat',
+  'pipe',
+  'tap',
+  'leak detection',
+  'solar panel',
+  'ventilation',
+  'air conditioning',
+  'insulation',
+  'gas safety',
+  'smart meter',
+  'water softener',
+  'sewer line',
+];
+const ASPECTS = [
+  'installation',
+  'repair',
+  'maintenance',
+  'pricing',
+  'warranty',
+  'troubleshooting',
+  'replacement',
+  'inspection',
+  'emergency service',
+  'financing',
+];
+const FILLER = [
+  'Our engineers are certified and carry the parts most jobs need, so most visits finish the same day.',
+  'Prices include labour and standard parts; unusual parts are quoted before any work starts.',
+  'We send a reminder the day before each visit and a report with photos afterwards.',
+  'Bookings can be moved free of charge up to twenty-four hours before the appointment.',
+  'Older systems sometimes need extra work to meet current regulations, which we explain in the quote.',
+  'Every job is covered by our workmanship guarantee for the period stated on the invoice.',
+];
+
+function pageText(topic: string, aspect: string, part: number): string {
+  const sentences = [
+    `${aspect[0]?.toUpperCase()}${aspect.slice(1)} of a ${topic}: part ${part + 1} of our guide.`,
+    `When your ${topic} needs ${aspect}, start by checking the model and age printed on the label.`,
+    `A typical ${topic} ${aspect} visit takes between one and three hours depending on access.`,
+    ...FILLER.slice(part % 3, (part % 3) + 4),
+    `Ask about ${aspect} plans for your ${topic}: they spread the cost and include an annual check.`,
+  ];
+  return sentences.join(' ');
+}
+
+function corpus(origin: string, docs: number): SeedPage[] {
+  const pages: SeedPage[] = [];
+  const perPage = 5;
+  for (let p = 0; pages.length * perPage < docs; p++) {
+    const topic = TOPICS[p % TOPICS.length] as string;
+    const aspect = ASPECTS[Math.floor(p / TOPICS.length) % ASPECTS.length] as string;
+    const variant = Math.floor(p / (TOPICS.length * ASPECTS.length));
+    pages.push({
+      url: `${origin}/${topic.replaceAll(' ', '-')}/${aspect.replaceAll(' ', '-')}${variant ? `-${variant}` : ''}`,
+      title: `${topic} ${aspect}`,
+      chunks: Array.from({ length: Math.min(perPage, docs - pages.length * perPage) }, (_, i) => pageText(topic, aspect, i)),
+    });
+  }
+  return pages;
+}
+
+const QUESTIONS = TOPICS.flatMap((topic) =>
+  ASPECTS.slice(0, 5).map((aspect, i) =>
+    i % 2 === 0 ? `How much does ${aspect} of a ${topic} cost?` : `Do you offer ${aspect} for my ${topic}? It is about ten years old.`,
+  ),
+);
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, i)] as number;
+}
+
+async function run(baseUrl: string, clientId: string, total: number, concurrency: number) {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next < total) {
+        const i = next++;
+        const t0 = performance.now();
+        const res = await fetch(`${baseUrl}/api/chat`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ clientId, message: QUESTIONS[i % QUESTIONS.length] }),
+        });
+        await res.arrayBuffer();
+        latencies.push(performance.now() - t0);
+        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return {
+    concurrency,
+    requests: total,
+    statuses: Object.fromEntries(statuses),
+    throughput: +(total / seconds).toFixed(1),
+    p50: +percentile(latencies, 50).toFixed(2),
+    p95: +percentile(latencies, 95).toFixed(2),
+    p99: +percentile(latencies, 99).toFixed(2),
+    max: +(latencies.at(-1) ?? 0).toFixed(2),
+  };
+}
+
+const dbName = `kbchat_bench_${Date.now().toString(36)}`;
+const admin = new pg.Client({ connectionString: serverUrl });
+await admin.connect();
+await admin.query(`CREATE DATABASE "${dbName}"`);
+const dbUrl = new URL(serverUrl);
+dbUrl.pathname = `/${dbName}`;
+
+const port = await freePort();
+const env: Record<string, string> = {
+  DATABASE_URL: dbUrl.toString(),
+  REDIS_URL: redisUrl,
+  REDIS_PREFIX: `kbbench-${randomUUID().slice(0, 8)}`,
+  HOST: '127.0.0.1',
+  PORT: String(port),
+  LOG_LEVEL: 'warn',
+  NODE_ENV: 'production',
+  CHAT_RATE_LIMIT_PER_MINUTE: '1000000',
+};
+const gateway = spawnNode('services/gateway/src/main.ts', env);
+const baseUrl = `http://127.0.0.1:${port}`;
+try {
+  await waitForHttp(`${baseUrl}/healthz`);
+  const created = await fetch(`${baseUrl}/api/admin/clients`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ name: 'Bench Home Services' }),
+  });
+  const { clientId } = (await created.json()) as { clientId: string };
+  const seeder = createSeeder(dbUrl.toString(), loadConfig(env));
+  const docs = Number(args.docs);
+  await seeder.seed(clientId, corpus('https://bench-home.example', docs));
+  await seeder.pool.query('ANALYZE documents');
+  const stored = (await seeder.pool.query('SELECT count(*)::int AS n FROM documents WHERE client_id = $1', [clientId])).rows[0].n;
+  await seeder.close();
+
+  await run(baseUrl, clientId, Number(args.warmup), 4);
+  const results = [];
+  for (const c of String(args.concurrency).split(',').map(Number)) results.push(await run(baseUrl, clientId, Number(args.requests), c));
+
+  const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`;
+  if (args.json) process.stdout.write(`${JSON.stringify({ documents: stored, machine, results }, null, 2)}\n`);
+  else {
+    process.stdout.write(`POST /api/chat, extractive + local embedder, ${stored} documents, native Postgres (${machine})\n\n`);
+    process.stdout.write(
+      '| concurrency | requests | req/s | p50 ms | p95 ms | p99 ms | max ms | statuses |\n|---|---|---|---|---|---|---|---|\n',
+    );
+    for (const r of results) {
+      process.stdout.write(
+        `| ${r.concurrency} | ${r.requests} | ${r.throughput} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.max} | ${JSON.stringify(r.statuses)} |\n`,
+      );
+    }
+  }
+} finally {
+  gateway.kill('SIGTERM');
+  await gateway.exited;
+  await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
+  await admin.end();
+}
