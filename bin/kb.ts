@@ -145,14 +145,11 @@ function progressReporter(label: string) {
       const p = (job.progress ?? {}) as Progress;
       const n = (k: string) => (typeof p[k] === 'number' ? (p[k] as number) : 0);
       const maxPages = Number((job.options as Json | undefined)?.maxPages) || Number.POSITIVE_INFINITY;
-      // Pages while crawling (settled out of discovered, capped by maxPages), then embeddings.
+      // Pages while crawling (settled out of discovered, capped by maxPages; unchanged pages count as
+      // indexed), then embeddings.
       const crawling = job.phase === 'crawling' || (job.kind === 'crawl' && job.phase !== 'embedding' && job.phase !== 'done');
       const [done, total, unit] = crawling
-        ? [
-            n('pagesIndexed') + n('pagesUnchanged') + n('pagesSkipped') + n('pagesFailed'),
-            Math.min(n('pagesDiscovered'), maxPages),
-            'pages',
-          ]
+        ? [n('pagesIndexed') + n('pagesSkipped') + n('pagesFailed'), Math.min(n('pagesDiscovered'), maxPages), 'pages']
         : [n('embeddingsDone') + n('embeddingsFailed'), n('documentsCreated'), 'embeddings'];
       const status = String(job.status);
       const ratio = status === 'completed' ? 1 : total > 0 ? Math.min(1, done / total) : 0;
@@ -167,7 +164,7 @@ function progressReporter(label: string) {
       ]
         .filter(Boolean)
         .join(', ');
-      const line = `${label} ${bar} ${done}/${total} ${unit} ${status}${extra ? ` · ${extra}` : ''}`;
+      const line = `${label} ${bar} ${done}/${total || '?'} ${unit} ${status}${extra ? ` · ${extra}` : ''}`;
       if (line === last) return;
       last = line;
       process.stderr.write(tty ? `\r\x1b[2K${line}` : `${line}\n`);

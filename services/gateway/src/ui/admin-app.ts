@@ -186,15 +186,13 @@ export function adminApp(): void {
       const live = !finished && typeof job.message === 'string' ? ` — ${job.message}` : '';
       status.textContent = `${label}: ${text(job.status)}${live}`;
       status.className = `status-${String(job.status)}`;
-      // Crawling: pages settled out of pages to visit (discovered, capped by maxPages); embedding:
-      // vectors settled out of documents created. Unknown totals leave the bar indeterminate.
+      // Crawling: pages settled (unchanged ones count as indexed) out of pages to visit (discovered,
+      // capped by maxPages); embedding: vectors settled out of documents created. Unknown totals
+      // leave the bar indeterminate.
       const maxPages = Number((job.options as Row | undefined)?.maxPages) || Number.POSITIVE_INFINITY;
       const [done, total] =
         job.phase === 'crawling' || (job.kind === 'crawl' && job.phase !== 'embedding')
-          ? [
-              num('pagesIndexed') + num('pagesUnchanged') + num('pagesSkipped') + num('pagesFailed'),
-              Math.min(num('pagesDiscovered'), maxPages),
-            ]
+          ? [num('pagesIndexed') + num('pagesSkipped') + num('pagesFailed'), Math.min(num('pagesDiscovered'), maxPages)]
           : [num('embeddingsDone') + num('embeddingsFailed'), num('documentsCreated')];
       if (finished) {
         bar.max = 1;
