@@ -105,7 +105,7 @@ const configObject = z.object({
   RETRIEVAL_CANDIDATES: int(1, 200).default(20),
   /** Passages handed to the chat model. */
   RETRIEVAL_PASSAGES: int(1, 50).default(6),
-  /** Tenants with at most this many documents get an exact vector scan; bigger ones HNSW with iterative scan. */
+  /** Above this many documents a tenant's vector search always uses HNSW (iterative scan); below, exact when it is a small share of the table (docs/retrieval.md). */
   RETRIEVAL_EXACT_SCAN_MAX_DOCS: int(0, 100_000_000).default(2000),
   /** hnsw.ef_search for the HNSW scan (set per transaction). */
   RETRIEVAL_HNSW_EF_SEARCH: int(10, 1000).default(100),
