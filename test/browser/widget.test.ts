@@ -116,7 +116,8 @@ describe.skipIf(!hasChromium)('chat widget in Chromium', () => {
     site = await startSite((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
       const css = url.searchParams.get('plain') ? '' : `<style>${HOSTILE_CSS}</style>`;
-      const widget = url.searchParams.get('widget') === '0' ? '' : tag();
+      const accent = url.searchParams.get('accent');
+      const widget = url.searchParams.get('widget') === '0' ? '' : tag(accent ? `data-accent-color="${accent}"` : '');
       html(
         res,
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -385,6 +386,19 @@ describe.skipIf(!hasChromium)('chat widget in Chromium', () => {
     expect(JSON.parse(plainCalls[0] ?? '{}')).toMatchObject({ clientId, message: 'How much does the premium plan cost?' });
     expect(await dialog.getByText(/49 euros/).isVisible()).toBe(true);
     await page.context().close();
+  });
+
+  it('takes an accent colour, picks readable text for it, and ignores a value that is not a colour', async () => {
+    const launcherColours = async (query: string) => {
+      const page = await openPage(query);
+      await page.getByRole('button', { name: 'Open chat' }).waitFor();
+      const colours = await page.locator('.launcher').evaluate((e) => [getComputedStyle(e).backgroundColor, getComputedStyle(e).color]);
+      await page.context().close();
+      return colours;
+    };
+    expect(await launcherColours('?plain=1&accent=%23ffd000')).toEqual(['rgb(255, 208, 0)', 'rgb(17, 17, 17)']);
+    expect(await launcherColours('?plain=1&accent=%23123456')).toEqual(['rgb(18, 52, 86)', 'rgb(255, 255, 255)']);
+    expect(await launcherColours('?plain=1&accent=red%3Bbackground%3Aurl(x)')).toEqual(['rgb(31, 79, 209)', 'rgb(255, 255, 255)']);
   });
 
   it('turns into a full-screen panel on a phone', async () => {
