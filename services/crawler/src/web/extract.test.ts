@@ -176,6 +176,15 @@ describe('extractPage', () => {
     expect(text).toContain('Line one\nLine two');
   });
 
+  it("keeps an FAQ accordion's questions but not button labels", () => {
+    const text = allText(
+      doc(`<main><h1>FAQ</h1><button class="accordion">What is your refund policy for annual plans?</button>
+<div class="panel"><p>We refund unused months within 30 days of a cancellation.</p></div><button>Show more</button></main>`),
+    );
+    expect(text).toContain('What is your refund policy for annual plans?\n\nWe refund unused months');
+    expect(text).not.toContain('Show more');
+  });
+
   it('keeps an ASP.NET page wrapped in one <form>, drops a small form', () => {
     const text = allText(
       doc(`<form id="form1" method="post" action="./page.aspx"><h1>Welcome</h1>${ARTICLE}<input type="hidden" name="__VIEWSTATE"></form>`),

@@ -79,7 +79,6 @@ const DROP_TAGS = new Set([
   'map',
   'select',
   'option',
-  'button',
   'input',
   'textarea',
   'label',
@@ -141,6 +140,7 @@ const BLOCK_TAGS = new Set([
   'form',
   'fieldset',
   'center',
+  'button',
   'body',
 ]);
 /** A line break inside a paragraph (the one void element that shapes text). */
@@ -152,6 +152,8 @@ const VOID = new Set(['br', 'hr', 'img', 'meta', 'link', 'base', 'input', 'area'
 const RAW_TEXT = new Set(['script', 'style', 'template', 'noscript']);
 const APP_ROOT_IDS = /^(?:root|app|__next|__nuxt|___gatsby|svelte|main-app|application)$/i;
 
+/** Non-space characters a <button> needs to count as content (an accordion's question, not "Send"). */
+const MIN_BUTTON_TEXT = 20;
 /** Minimum main text below which Readability gets a try, when the body holds much more. */
 const FALLBACK_BELOW = 200;
 
@@ -485,6 +487,8 @@ function walkSections(root: El, prune: boolean): PageSection[] {
       parts.push('\n');
       continue;
     }
+    // "Submit", "Accept all cookies": button labels are not content; an FAQ accordion's question is.
+    if (child.tag === 'button' && child.text < MIN_BUTTON_TEXT) continue;
     if (prune && isLinkDense(child)) continue;
     if (child.form && child.text < root.text * 0.25) continue;
     steps.push({ el: child, i: 0, cells: 0, pre: step.pre || Boolean(child.pre) });
