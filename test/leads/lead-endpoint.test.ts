@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from '@kbchat/shared/db/pool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
+import { EMBEDDED_ENV } from './embedded-env.ts';
 
 /** Every answer of POST /api/lead (spec §4.4, §7) and the admin leads listing. */
 
@@ -18,7 +19,7 @@ describe('POST /api/lead', () => {
   let pool: Pool;
   let clientId: string;
   beforeAll(async () => {
-    kb = await startKbchat({ services: ['gateway'] });
+    kb = await startKbchat({ services: ['gateway'], env: EMBEDDED_ENV });
     pool = kb.process.runtime.pool;
     clientId = (await createClient(kb.baseUrl)).clientId;
   });
@@ -51,7 +52,12 @@ describe('POST /api/lead', () => {
 
   it('takes phone, message and sessionId as optional (absent, null or empty)', async () => {
     for (const extra of [{}, { phone: null, message: null, sessionId: null }, { phone: '', message: '  ', sessionId: '' }]) {
-      const res = await api<{ leadId: string }>(kb.baseUrl, 'POST', '/api/lead', { clientId, name: 'Bo', email: 'bo@example.org', ...extra });
+      const res = await api<{ leadId: string }>(kb.baseUrl, 'POST', '/api/lead', {
+        clientId,
+        name: 'Bo',
+        email: 'bo@example.org',
+        ...extra,
+      });
       expect(res.status).toBe(200);
       const { rows } = await pool.query('SELECT phone, message, session_id FROM leads WHERE id = $1', [res.body.leadId]);
       expect(rows[0]).toEqual({ phone: null, message: null, session_id: null });
@@ -99,7 +105,7 @@ describe('POST /api/lead', () => {
   it('accepts ordinary phone numbers and addresses', async () => {
     for (const [phone, email] of [
       ['(555) 010-4477', 'first.last+tag@sub.example.co.uk'],
-      ['+1 555 010 4477 ext. 12', 'o\'brien@example.ie'],
+      ['+1 555 010 4477 ext. 12', "o'brien@example.ie"],
       ['030/1234567', 'zoë@exämple.de'],
     ]) {
       const res = await api(kb.baseUrl, 'POST', '/api/lead', { clientId, name: 'Ok', email, phone });
@@ -132,12 +138,48 @@ describe('POST /api/lead', () => {
     expect(await leadCount(pool)).toBe(before);
   });
 
+  it("follows the client's allowedOrigins for browser calls (CORS), storing nothing for a refused origin", async () => {
+    const c = await createClient(kb.baseUrl, { allowedOrigins: ['https://acme.example'] });
+    const body = { clientId: c.clientId, name: 'Web', email: 'web@example.com' };
+    const preflight = await fetch(new URL('/api/lead', kb.baseUrl), {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://acme.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('https://acme.example');
+
+    const ok = await api(kb.baseUrl, 'POST', '/api/lead', body, { origin: 'https://acme.example' });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('access-control-allow-origin')).toBe('https://acme.example');
+    expect(ok.headers.get('access-control-expose-headers')).toMatch(/RateLimit-Remaining/);
+
+    const before = await leadCount(pool, c.clientId);
+    const refused = await api(kb.baseUrl, 'POST', '/api/lead', body, { origin: 'https://evil.example' });
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ error: 'Origin not allowed' });
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await leadCount(pool, c.clientId)).toBe(before);
+
+    // A validation error is readable by the calling page.
+    const invalid = await api(kb.baseUrl, 'POST', '/api/lead', { clientId: c.clientId }, { origin: 'https://acme.example' });
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get('access-control-allow-origin')).toBe('https://acme.example');
+  });
+
   it("lists a client's leads newest first with pagination, and only that client's", async () => {
     const a = (await createClient(kb.baseUrl)).clientId;
     const b = (await createClient(kb.baseUrl)).clientId;
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await api<{ leadId: string }>(kb.baseUrl, 'POST', '/api/lead', { clientId: a, name: `A${i}`, email: `a${i}@example.com` });
+      const res = await api<{ leadId: string }>(kb.baseUrl, 'POST', '/api/lead', {
+        clientId: a,
+        name: `A${i}`,
+        email: `a${i}@example.com`,
+      });
       ids.push(res.body.leadId);
     }
     await api(kb.baseUrl, 'POST', '/api/lead', { clientId: b, name: 'B0', email: 'b0@example.com', phone: '555 0100', sessionId: 's-b' });
@@ -188,7 +230,7 @@ describe('lead rate limit (per IP, per client)', () => {
   let pool: Pool;
   beforeAll(async () => {
     // TRUST_PROXY lets the test speak for several addresses through X-Forwarded-For.
-    kb = await startKbchat({ services: ['gateway'], env: { LEAD_RATE_LIMIT_PER_HOUR: '3', TRUST_PROXY: 'true' } });
+    kb = await startKbchat({ services: ['gateway'], env: { ...EMBEDDED_ENV, LEAD_RATE_LIMIT_PER_HOUR: '3', TRUST_PROXY: 'true' } });
     pool = kb.process.runtime.pool;
   });
   afterAll(() => kb?.stop());

@@ -7,7 +7,7 @@ import type { Worker } from 'bullmq';
 import { createCrawlContext } from './crawl/context.ts';
 import { crawlHandlers } from './crawl/handlers.ts';
 import { startCrawlWatchdog } from './crawl/watchdog.ts';
-import { webhookHandlers } from './webhook/handlers.ts';
+import { webhookHandlers, webhookWorkerOptions } from './webhook/handlers.ts';
 
 export interface CrawlerWorkers {
   workers: Worker[];
@@ -38,6 +38,7 @@ export function buildCrawler(rt: Runtime): CrawlerWorkers {
       redisPrefix: rt.config.REDIS_PREFIX,
       concurrency: rt.config.WEBHOOK_CONCURRENCY,
       log,
+      worker: webhookWorkerOptions,
     }),
   ];
   // Leads committed while Redis was away get their webhook job from here (the lead outbox).

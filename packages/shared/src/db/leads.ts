@@ -18,6 +18,7 @@ export interface LeadRow {
   source_ip: string | null;
   webhook_status: WebhookStatus;
   webhook_queued_at: Date | null;
+  webhook_queue: string | null;
   webhook_attempts: number;
   webhook_locked_until: Date | null;
   webhook_finished_at: Date | null;
@@ -33,12 +34,14 @@ export interface NewLead {
   sessionId?: string | undefined;
   sourceIp?: string | undefined;
   webhookStatus: 'none' | 'pending';
+  /** REDIS_PREFIX of the deployment whose queue (and outbox sweep) delivers this lead. */
+  webhookQueue: string;
 }
 
 export async function insertLead(db: Queryable, lead: NewLead): Promise<LeadRow> {
   const { rows } = await db.query<LeadRow>(
-    `INSERT INTO leads (client_id, name, email, phone, message, session_id, source_ip, webhook_status)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+    `INSERT INTO leads (client_id, name, email, phone, message, session_id, source_ip, webhook_status, webhook_queue)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
      RETURNING *`,
     [
       lead.clientId,
@@ -49,6 +52,7 @@ export async function insertLead(db: Queryable, lead: NewLead): Promise<LeadRow>
       lead.sessionId ?? null,
       lead.sourceIp ?? null,
       lead.webhookStatus,
+      lead.webhookStatus === 'none' ? null : lead.webhookQueue,
     ],
   );
   return rows[0] as LeadRow;
@@ -75,27 +79,31 @@ export interface OutboxLead {
   client_id: string;
 }
 
-/** Committed leads whose job never reached Redis, oldest first. */
-export async function pendingLeads(db: Queryable, olderThanMs: number, limit: number): Promise<OutboxLead[]> {
+export interface QueuedLead extends OutboxLead {
+  webhook_attempts: number;
+}
+
+/** Committed leads of one queue whose job never reached Redis, oldest first. */
+export async function pendingLeads(db: Queryable, queue: string, olderThanMs: number, limit: number): Promise<OutboxLead[]> {
   const { rows } = await db.query<OutboxLead>(
     `SELECT id, client_id FROM leads
-      WHERE webhook_status = 'pending' AND created_at < now() - $1 * interval '1 millisecond'
+      WHERE webhook_status = 'pending' AND webhook_queue = $1 AND created_at < now() - $2 * interval '1 millisecond'
       ORDER BY created_at
-      LIMIT $2`,
-    [olderThanMs, limit],
+      LIMIT $3`,
+    [queue, olderThanMs, limit],
   );
   return rows;
 }
 
-/** Queued leads not seen in Redis for a while (their job may have vanished), least recently checked first. */
-export async function staleQueuedLeads(db: Queryable, notSeenForMs: number, limit: number): Promise<OutboxLead[]> {
-  const { rows } = await db.query<OutboxLead>(
-    `SELECT id, client_id FROM leads
-      WHERE webhook_status = 'queued'
-        AND coalesce(webhook_queued_at, created_at) < now() - $1 * interval '1 millisecond'
+/** Queued leads of one queue not seen in Redis for a while (their job may have vanished), least recently checked first. */
+export async function staleQueuedLeads(db: Queryable, queue: string, notSeenForMs: number, limit: number): Promise<QueuedLead[]> {
+  const { rows } = await db.query<QueuedLead>(
+    `SELECT id, client_id, webhook_attempts FROM leads
+      WHERE webhook_status = 'queued' AND webhook_queue = $1
+        AND coalesce(webhook_queued_at, created_at) < now() - $2 * interval '1 millisecond'
       ORDER BY webhook_queued_at NULLS FIRST
-      LIMIT $2`,
-    [notSeenForMs, limit],
+      LIMIT $3`,
+    [queue, notSeenForMs, limit],
   );
   return rows;
 }

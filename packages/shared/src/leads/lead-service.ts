@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
-import { findClient } from '../db/clients.ts';
+import { type ClientRow, findClient } from '../db/clients.ts';
 import { insertLead } from '../db/leads.ts';
 import type { Pool } from '../db/pool.ts';
 import { AppError, NotFoundError } from '../errors.ts';
@@ -13,7 +13,12 @@ import { consumeLeadQuota, type QuotaState } from './rate-limit.ts';
 export interface LeadServiceDeps {
   config: Pick<
     Config,
-    'REDIS_PREFIX' | 'LEAD_RATE_LIMIT_PER_HOUR' | 'WEBHOOK_MAX_ATTEMPTS' | 'WEBHOOK_BACKOFF_MS' | 'WEBHOOK_OUTBOX_MIN_AGE_MS' | 'WEBHOOK_OUTBOX_STALE_MS'
+    | 'REDIS_PREFIX'
+    | 'LEAD_RATE_LIMIT_PER_HOUR'
+    | 'WEBHOOK_MAX_ATTEMPTS'
+    | 'WEBHOOK_BACKOFF_MS'
+    | 'WEBHOOK_OUTBOX_MIN_AGE_MS'
+    | 'WEBHOOK_OUTBOX_STALE_MS'
   >;
   log: Logger;
   pool: Pool;
@@ -41,8 +46,14 @@ export function quotaHeaders(q: QuotaState): Record<string, string> {
  * the job the lead stays 'pending' and the outbox sweep delivers it later: the visitor's request
  * succeeds either way, because the lead is already safe in Postgres.
  */
-export async function captureLead(deps: LeadServiceDeps, input: LeadInput, sourceIp: string): Promise<CapturedLead> {
-  const client = await findClient(deps.pool, input.clientId);
+export async function captureLead(
+  deps: LeadServiceDeps,
+  input: LeadInput,
+  sourceIp: string,
+  /** The client already loaded for this request (by the public CORS check). */
+  loaded?: ClientRow,
+): Promise<CapturedLead> {
+  const client = loaded?.id === input.clientId ? loaded : await findClient(deps.pool, input.clientId);
   if (!client) throw new NotFoundError('Client not found', ['no client has this clientId']);
 
   const quota = await consumeLeadQuota(deps.redis, {
@@ -70,6 +81,7 @@ export async function captureLead(deps: LeadServiceDeps, input: LeadInput, sourc
     sessionId: input.sessionId,
     sourceIp,
     webhookStatus: client.lead_webhook_url ? 'pending' : 'none',
+    webhookQueue: deps.config.REDIS_PREFIX,
   });
 
   if (client.lead_webhook_url) {

@@ -1,13 +1,6 @@
 import type { JobsOptions } from 'bullmq';
 import type { Config } from '../config.ts';
-import {
-  markLeadsFailed,
-  markLeadsQueued,
-  type OutboxLead,
-  pendingLeads,
-  staleQueuedLeads,
-  touchQueuedLeads,
-} from '../db/leads.ts';
+import { markLeadsFailed, markLeadsQueued, type OutboxLead, pendingLeads, staleQueuedLeads, touchQueuedLeads } from '../db/leads.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Logger } from '../logger.ts';
 import type { Queues } from '../runtime.ts';
@@ -21,7 +14,10 @@ import { withTimeout } from './with-timeout.ts';
  */
 
 export interface OutboxDeps {
-  config: Pick<Config, 'WEBHOOK_MAX_ATTEMPTS' | 'WEBHOOK_BACKOFF_MS' | 'WEBHOOK_OUTBOX_MIN_AGE_MS' | 'WEBHOOK_OUTBOX_STALE_MS'>;
+  config: Pick<
+    Config,
+    'REDIS_PREFIX' | 'WEBHOOK_MAX_ATTEMPTS' | 'WEBHOOK_BACKOFF_MS' | 'WEBHOOK_OUTBOX_MIN_AGE_MS' | 'WEBHOOK_OUTBOX_STALE_MS'
+  >;
   pool: Pool;
   queues: Pick<Queues, 'webhook'>;
   log: Logger;
@@ -68,21 +64,23 @@ export async function enqueueLeadWebhooks(deps: OutboxDeps, leads: OutboxLead[])
 export interface SweepResult {
   /** Pending leads put in Redis. */
   enqueued: number;
-  /** Queued leads whose job had vanished from Redis, enqueued again. */
+  /** Queued leads whose job had vanished from Redis, or failed with attempts left, enqueued again. */
   requeued: number;
-  /** Queued leads whose job had failed without the lead saying so. */
+  /** Queued leads whose job had failed with no attempts left, marked failed. */
   failed: number;
 }
 
 /** One pass of the outbox. Errors propagate: the caller logs them and tries again next tick. */
 export async function sweepOutbox(deps: OutboxDeps): Promise<SweepResult> {
   const result: SweepResult = { enqueued: 0, requeued: 0, failed: 0 };
-  const pending = await pendingLeads(deps.pool, deps.config.WEBHOOK_OUTBOX_MIN_AGE_MS, SWEEP_BATCH);
+  // Only this deployment's leads (webhook_queue = its REDIS_PREFIX): another deployment on the same
+  // database sweeps its own into its own queue.
+  const pending = await pendingLeads(deps.pool, deps.config.REDIS_PREFIX, deps.config.WEBHOOK_OUTBOX_MIN_AGE_MS, SWEEP_BATCH);
   await enqueueLeadWebhooks(deps, pending);
   result.enqueued = pending.length;
 
   // A job can vanish: a Redis restarted without persistence, a flush, an operator's cleanup.
-  const stale = await staleQueuedLeads(deps.pool, deps.config.WEBHOOK_OUTBOX_STALE_MS, STALE_BATCH);
+  const stale = await staleQueuedLeads(deps.pool, deps.config.REDIS_PREFIX, deps.config.WEBHOOK_OUTBOX_STALE_MS, STALE_BATCH);
   if (stale.length === 0) return result;
   const queue = deps.queues.webhook.queue;
   const states = await withTimeout(
@@ -91,25 +89,28 @@ export async function sweepOutbox(deps: OutboxDeps): Promise<SweepResult> {
     'reading webhook job states timed out',
   );
   const vanished = stale.filter((_, i) => states[i] === 'unknown');
-  const failed = stale.filter((_, i) => states[i] === 'failed');
+  // A failed job whose lead is still queued failed for a reason the worker could not record (a job
+  // that stalled too often across Redis restarts, the database away during the last attempt). The
+  // attempts counted in Postgres decide: attempts left → a new job, none left → the lead failed.
+  const failedJobs = stale.filter((_, i) => states[i] === 'failed');
+  const retry = failedJobs.filter((l) => l.webhook_attempts < deps.config.WEBHOOK_MAX_ATTEMPTS);
+  const exhausted = failedJobs.filter((l) => l.webhook_attempts >= deps.config.WEBHOOK_MAX_ATTEMPTS);
   const present = stale.filter((_, i) => states[i] !== 'unknown' && states[i] !== 'failed');
-  if (vanished.length > 0) {
-    await enqueueLeadWebhooks(deps, vanished);
-    await touchQueuedLeads(
-      deps.pool,
-      vanished.map((l) => l.id),
-    );
-  }
-  await markLeadsFailed(
-    deps.pool,
-    failed.map((l) => l.id),
-  );
+
+  // The failed job still holds the lead's job id: remove it so the lead can have a new one.
+  await Promise.all(retry.map((l) => queue.remove(webhookJobId(l.id))));
+  const requeue = [...vanished, ...retry];
+  await enqueueLeadWebhooks(deps, requeue);
   await touchQueuedLeads(
     deps.pool,
-    present.map((l) => l.id),
+    [...requeue, ...present].map((l) => l.id),
   );
-  result.requeued = vanished.length;
-  result.failed = failed.length;
+  await markLeadsFailed(
+    deps.pool,
+    exhausted.map((l) => l.id),
+  );
+  result.requeued = requeue.length;
+  result.failed = exhausted.length;
   return result;
 }
 

@@ -53,8 +53,12 @@ export function verifyWebhook(input: {
   if (!id || !timestamp || !signatures) return { ok: false, reason: 'missing webhook-id, webhook-timestamp or webhook-signature' };
   if (!/^\d{1,12}$/.test(timestamp)) return { ok: false, reason: 'webhook-timestamp is not unix seconds' };
   const now = input.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - Number(timestamp)) > (input.toleranceSeconds ?? 300)) return { ok: false, reason: 'webhook-timestamp outside the tolerance' };
-  const expected = Buffer.from(signWebhook({ id, timestamp: Number(timestamp), body: input.body, secret: input.secret }).slice(3), 'base64');
+  if (Math.abs(now - Number(timestamp)) > (input.toleranceSeconds ?? 300))
+    return { ok: false, reason: 'webhook-timestamp outside the tolerance' };
+  const expected = Buffer.from(
+    signWebhook({ id, timestamp: Number(timestamp), body: input.body, secret: input.secret }).slice(3),
+    'base64',
+  );
   for (const entry of signatures.split(' ')) {
     const [version, value] = entry.split(',', 2);
     if (version !== 'v1' || !value) continue;

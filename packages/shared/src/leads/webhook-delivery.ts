@@ -15,7 +15,10 @@ export const WEBHOOK_USER_AGENT = 'kbchat-webhooks/0.1 (+https://github.com/kbch
 const MAX_ERROR_TEXT = 500;
 
 export interface WebhookDeliveryDeps {
-  config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_PER_CLIENT_CONCURRENCY' | 'OUTBOUND_ALLOW_PRIVATE_NETWORKS'>;
+  config: Pick<
+    Config,
+    'WEBHOOK_TIMEOUT_MS' | 'WEBHOOK_MAX_ATTEMPTS' | 'WEBHOOK_PER_CLIENT_CONCURRENCY' | 'OUTBOUND_ALLOW_PRIVATE_NETWORKS'
+  >;
   pool: Pool;
   log: Logger;
   /** The guarded outbound client (createWebhookHttpClient). */
@@ -23,7 +26,7 @@ export interface WebhookDeliveryDeps {
 }
 
 /** Webhooks leave through the one guarded outbound client, with the webhook timeout. */
-export function createWebhookHttpClient(config: WebhookDeliveryDeps['config']): Got {
+export function createWebhookHttpClient(config: Pick<Config, 'WEBHOOK_TIMEOUT_MS' | 'OUTBOUND_ALLOW_PRIVATE_NETWORKS'>): Got {
   return createOutboundClient({
     allowPrivateNetworks: config.OUTBOUND_ALLOW_PRIVATE_NETWORKS,
     userAgent: WEBHOOK_USER_AGENT,
@@ -112,7 +115,9 @@ export async function deliverLeadWebhook(
 
   const error = describeFailure(failure);
   const blocked = isBlocked(failure);
-  const final = blocked || options.finalAttempt;
+  // Attempts are counted in Postgres across every job the lead had, so a lead the outbox enqueued
+  // again does not start its attempts over.
+  const final = blocked || options.finalAttempt || attempt >= deps.config.WEBHOOK_MAX_ATTEMPTS;
   await withTransaction(deps.pool, async (tx) => {
     await insertDelivery(tx, { ...record, outcome: 'error', error });
     await releaseDelivery(tx, lead.id, final ? 'failed' : undefined);
@@ -121,7 +126,10 @@ export async function deliverLeadWebhook(
     log.warn({ error }, 'lead webhook refused: the URL is not a public address');
     return { kind: 'blocked', attempt, error };
   }
-  log.warn({ error, final }, final ? 'lead webhook failed: receiver unreachable on the last attempt' : 'lead webhook attempt failed; will retry');
+  log.warn(
+    { error, final },
+    final ? 'lead webhook failed: receiver unreachable on the last attempt' : 'lead webhook attempt failed; will retry',
+  );
   return { kind: 'unreachable', attempt, error, retry: !final };
 }
 
@@ -157,7 +165,9 @@ function causes(err: unknown): unknown[] {
 }
 
 function isBlocked(err: unknown): boolean {
-  return causes(err).some((e) => (e as { code?: string; name?: string }).code === 'ERR_OUTBOUND_BLOCKED' || (e as Error).name === 'OutboundBlockedError');
+  return causes(err).some(
+    (e) => (e as { code?: string; name?: string }).code === 'ERR_OUTBOUND_BLOCKED' || (e as Error).name === 'OutboundBlockedError',
+  );
 }
 
 function describeFailure(err: unknown): string {

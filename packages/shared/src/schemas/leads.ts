@@ -21,9 +21,12 @@ const leadEmail = requiredString({ max: LEAD_LIMITS.email }).pipe(
   z.string().refine((v) => EMAIL_RE.test(v), { error: 'must be a valid email address' }),
 );
 
-const leadPhone = optionalString({ max: LEAD_LIMITS.phone }).refine((v) => v === undefined || (PHONE_RE.test(v) && /\d{3}/.test(v.replace(/\D/g, ''))), {
-  error: 'must be a phone number (digits, spaces, + ( ) - . /)',
-});
+const leadPhone = optionalString({ max: LEAD_LIMITS.phone }).refine(
+  (v) => v === undefined || (PHONE_RE.test(v) && /\d{3}/.test(v.replace(/\D/g, ''))),
+  {
+    error: 'must be a phone number (digits, spaces, + ( ) - . /)',
+  },
+);
 
 export const leadBody = z.object({
   clientId: requiredString({ max: LEAD_LIMITS.clientId }),
