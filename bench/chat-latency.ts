@@ -12,7 +12,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '@kbchat/shared/config';
-import { freePort } from '@kbchat/shared/redis';
+import { deleteKeys, freePort, Redis } from '@kbchat/shared/redis';
 import pg from 'pg';
 import { spawnNode, waitForHttp } from '../test/support/kbchat.ts';
 import { createSeeder, type SeedPage } from '../test/support/seed-documents.ts';
@@ -207,6 +207,9 @@ try {
 } finally {
   gateway.kill('SIGTERM');
   await gateway.exited;
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 1 });
+  // The gateway's keys, and its queues' meta keys ({prefix}:…).
+  await deleteKeys(redis, `*${env.REDIS_PREFIX}*`).finally(() => redis.disconnect());
   await admin.query(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
   await admin.end();
 }
