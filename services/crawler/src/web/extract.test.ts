@@ -125,6 +125,16 @@ describe('extractPage', () => {
     expect(bad.canonical).toBeNull();
   });
 
+  it('drops permalink markers from headings', () => {
+    const page = extractPage(
+      doc(
+        `<main><h2>Promise example<a class="mark" href="#p">#</a></h2><p>Text one.</p><h3>Usage<a class="headerlink" href="#u">¶</a></h3><p>Text two.</p><h3>C#</h3><p>Three.</p><h3><a href="#x">Linked heading</a></h3><p>Four.</p></main>`,
+      ),
+      URL_,
+    );
+    expect(page.sections.map((s) => s.heading)).toEqual(['Promise example', 'Usage', 'C#', 'Linked heading']);
+  });
+
   it('falls back from <title> to og:title, then the first h1, then the URL', () => {
     expect(extractPage(doc('<p>x</p>', '<title>  Spaced\n  title </title>'), URL_).title).toBe('Spaced title');
     expect(extractPage(doc('<h1>Heading</h1>', '<meta property="og:title" content="OG title">'), URL_).title).toBe('OG title');

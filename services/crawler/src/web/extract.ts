@@ -58,6 +58,8 @@ interface El {
   pre?: boolean;
   /** A <form>: kept only when it wraps the page (ASP.NET WebForms does). */
   form?: boolean;
+  /** An <a href="#…">: in a heading, a docs generator's permalink marker. */
+  permalink?: boolean;
 }
 
 // Never content, wherever they are.
@@ -303,6 +305,7 @@ function parse(html: string): Parsed {
         if (name === 'a') {
           linkDepth++;
           el.links = 1;
+          if (attrs.href?.startsWith('#')) el.permalink = true;
         }
         if (name === 'main' || name === 'article') contentDepth++;
         current.children.push(el);
@@ -460,7 +463,7 @@ function walkSections(root: El, prune: boolean): PageSection[] {
     if (step.i === 0 && el !== root) {
       if (HEADINGS.has(el.tag)) {
         flushSection();
-        heading = clean(textOf(el)) || null;
+        heading = clean(textOf(el, true)) || null;
         steps.pop();
         continue;
       }
@@ -507,12 +510,14 @@ function flushPreText(text: string, parts: string[]): void {
   );
 }
 
-function textOf(el: El): string {
+/** Text of an element; for a heading, without permalink markers ("Usage¶", "Promise example#"). */
+function textOf(el: El, skipPermalinks = false): string {
   const out: string[] = [];
   const walk: (El | string)[] = [el];
   while (walk.length) {
     const n = walk.pop()!;
     if (typeof n === 'string') out.push(n);
+    else if (skipPermalinks && n.permalink && n.text <= 2) continue;
     else for (let i = n.children.length - 1; i >= 0; i--) walk.push(n.children[i]!);
   }
   return out.join('');
