@@ -128,6 +128,15 @@ describe('POST /api/lead', () => {
     expect(await form.json()).toMatchObject({ error: 'Unsupported media type' });
   });
 
+  it('is described in the OpenAPI document', async () => {
+    const doc = await api<{ paths: Record<string, Record<string, { requestBody?: unknown }>> }>(kb.baseUrl, 'GET', '/docs/json');
+    expect(doc.status).toBe(200);
+    expect(doc.body.paths['/api/lead']?.post?.requestBody).toBeDefined();
+    expect(JSON.stringify(doc.body.paths['/api/lead'])).toContain('email');
+    expect(doc.body.paths['/api/admin/clients/{clientId}/leads']?.get).toBeDefined();
+    expect(doc.body.paths['/api/admin/clients/{clientId}/webhook-deliveries']?.get).toBeDefined();
+  });
+
   it('answers 404 for an unknown or malformed clientId and stores nothing', async () => {
     const before = await leadCount(pool);
     for (const id of [randomUUID(), 'not-a-uuid', "1' OR '1'='1", `${clientId}x`]) {
