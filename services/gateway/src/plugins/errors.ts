@@ -30,6 +30,13 @@ function shapeDetails(req: FastifyRequest, details: string[] | string): string[]
   return Array.isArray(details) ? details : [details];
 }
 
+const SERVER_ERROR_TEXT: Record<number, string> = {
+  500: 'Internal server error',
+  502: 'Bad gateway',
+  503: 'Service unavailable',
+  504: 'Gateway timeout',
+};
+
 const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; error: string; details: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'Invalid JSON', details: 'the request body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'Invalid request', details: 'the request body is empty; send a JSON object' },
@@ -53,10 +60,12 @@ export function registerErrorHandling(app: FastifyInstance): void {
       if (err.statusCode >= 500) req.log.error({ err }, err.message);
       else req.log.warn({ status: err.statusCode, error: err.message }, 'request rejected');
       const details = err.details === undefined ? [] : (err.details as string[] | string);
+      // A 5xx message is for the log (it may name hosts, models, SQL); the body gets the status text.
+      const error = err.statusCode >= 500 ? (SERVER_ERROR_TEXT[err.statusCode] ?? 'Internal server error') : err.message;
       return reply
         .status(err.statusCode)
         .headers(err.headers)
-        .send({ error: err.message, details: shapeDetails(req, details) });
+        .send({ error, details: shapeDetails(req, details) });
     }
     const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
     if (known) {
