@@ -26,7 +26,9 @@ describe.skipIf(!hasChromium)('admin page in Chromium', () => {
   const problems: string[] = [];
 
   beforeAll(async () => {
-    gateway = await startGatewayProcess({ ADMIN_API_KEY: ADMIN_KEY });
+    // Quick self-healing: a page job lost to a transient database error (seen on the embedded PGlite:
+    // 'portal "" does not exist') is re-enqueued by the watchdog in seconds instead of a minute.
+    gateway = await startGatewayProcess({ ADMIN_API_KEY: ADMIN_KEY, WORKER_LOCK_MS: '2000', PIPELINE_WATCHDOG_MS: '1000' });
     // Slow pages: the crawl lasts long enough for the page to poll it mid-way.
     site = await startPlumberSite({ delayMs: 400 });
     receiver = await startWebhookReceiver();
@@ -99,7 +101,22 @@ describe.skipIf(!hasChromium)('admin page in Chromium', () => {
     await crawl.getByLabel('Max pages').fill('10');
     await crawl.getByLabel('Render JavaScript').selectOption('never');
     await crawl.getByRole('button', { name: 'Start crawl' }).click();
-    await crawl.getByText('Crawl: completed').waitFor({ timeout: 60_000 });
+    await crawl
+      .getByText('Crawl: completed')
+      .waitFor({ timeout: 40_000 })
+      .catch(async (err: Error) => {
+        // Say where the crawl stood, and what the services logged, rather than only "timed out".
+        const sources = await api<{ sources: { lastJob: { jobId: string } | null }[] }>(
+          gateway.baseUrl,
+          'GET',
+          `/api/admin/clients/${clientId}/sources`,
+          undefined,
+          auth,
+        );
+        const jobId = sources.body.sources[0]?.lastJob?.jobId;
+        const job = jobId ? (await api(gateway.baseUrl, 'GET', `/api/admin/jobs/${jobId}`, undefined, auth)).body : undefined;
+        throw new Error(`${err.message}\njob: ${JSON.stringify(job)}\nkbchat output:\n${gateway.service.output().slice(-4000)}`);
+      });
 
     const states = await page.evaluate(() => (window as unknown as { __crawl: CrawlState[] }).__crawl);
     // Live: the panel showed the job before it was done, then the finished job with a full bar.

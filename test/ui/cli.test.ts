@@ -45,7 +45,9 @@ describe('kb CLI against a real gateway', () => {
   let clientId: string;
 
   beforeAll(async () => {
-    kbchat = await startKbchat({ env: { ADMIN_API_KEY: ADMIN_KEY } });
+    // Quick self-healing: a page job lost to a transient database error (seen on the embedded PGlite:
+    // 'portal "" does not exist') is re-enqueued by the watchdog in seconds instead of a minute.
+    kbchat = await startKbchat({ env: { ADMIN_API_KEY: ADMIN_KEY, WORKER_LOCK_MS: '2000', PIPELINE_WATCHDOG_MS: '1000' } });
     site = await startPlumberSite();
     env = { KBCHAT_URL: kbchat.baseUrl, ADMIN_API_KEY: ADMIN_KEY };
   });
