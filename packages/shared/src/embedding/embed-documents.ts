@@ -83,35 +83,31 @@ export async function embedDocuments(deps: EmbedDeps, input: EmbedInput, owner: 
         vector: toVector(result.vectors[i] as number[]),
         tokens: countTokens(batch.inputs[i] as string),
       }));
-      const written = await withTransaction(pool, async (tx) => {
-        let n = 0;
-        const perJob = new Map<string | null, { documents: number; tokens: number }>();
-        for (let i = 0; i < rows.length; i += WRITE_SLICE) {
-          const part = await writeEmbeddings(tx, {
+      // One transaction per slice: short row locks, and on the embedded database (one connection)
+      // other queries are not kept waiting behind thousands of vector writes. Usage goes with the first.
+      let written = 0;
+      for (let i = 0; i < rows.length; i += WRITE_SLICE) {
+        written += await withTransaction(pool, async (tx) => {
+          const perJob = await writeEmbeddings(tx, {
             clientId: input.clientId,
             owner,
             model: provider.model,
             rows: rows.slice(i, i + WRITE_SLICE),
           });
-          for (const [job, v] of part) {
-            const e = perJob.get(job) ?? { documents: 0, tokens: 0 };
-            e.documents += v.documents;
-            e.tokens += v.tokens;
-            perJob.set(job, e);
-            n += v.documents;
+          if (i === 0) {
+            await recordUsage(tx, {
+              clientId: input.clientId,
+              kind: 'embedding',
+              model: provider.model,
+              requests: 1,
+              promptTokens: result.tokens,
+              costUsd: (result.tokens / 1000) * provider.costPer1kTokens,
+            });
           }
-        }
-        await recordUsage(tx, {
-          clientId: input.clientId,
-          kind: 'embedding',
-          model: provider.model,
-          requests: 1,
-          promptTokens: result.tokens,
-          costUsd: (result.tokens / 1000) * provider.costPer1kTokens,
+          await countAndSettle(tx, perJob, 'embeddings_done');
+          return [...perJob.values()].reduce((n, v) => n + v.documents, 0);
         });
-        await countAndSettle(tx, perJob, 'embeddings_done');
-        return n;
-      });
+      }
       summary.documents += written;
       summary.tokens += result.tokens;
     }

@@ -1,6 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
+import { AppError } from '@kbchat/shared/errors';
 import type { Queues } from '@kbchat/shared/runtime';
 import type { FastifyInstance } from 'fastify';
 
@@ -20,5 +21,12 @@ export async function registerQueueDashboard(admin: FastifyInstance, queues: Que
     serverAdapter: serverAdapter as unknown as Parameters<typeof createBullBoard>[0]['serverAdapter'],
     options: { uiConfig: { boardTitle: 'kbchat queues' } },
   });
+  // bull-board answers errors of its scope itself — the admin auth hook's 401/403 included: keep
+  // those in our { error, details } shape, and its own failures without internals.
+  const boardErrors = (err: Error) =>
+    err instanceof AppError
+      ? { status: err.statusCode, body: { error: err.message, details: err.details ?? [] } }
+      : { status: 500, body: { error: 'Internal server error', details: [] } };
+  serverAdapter.setErrorHandler(boardErrors as unknown as Parameters<typeof serverAdapter.setErrorHandler>[0]);
   await admin.register(serverAdapter.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
 }
