@@ -82,7 +82,7 @@ describe('queue dashboard', () => {
     expect(queues.status).toBe(200);
     expect(queues.body.queues.map((q) => q.name).sort()).toEqual(['crawl', 'embed', 'webhook']);
 
-    for (const headers of [{}, { authorization: 'Bearer wrong-key-wrong-key-000' }]) {
+    for (const headers of [{}, { authorization: 'Bearer wrong-key-wrong-key-000' }] as Record<string, string>[]) {
       for (const path of ['/admin/queues', '/admin/queues/api/queues']) {
         const res = await api<{ error: string }>(locked.baseUrl, 'GET', path, undefined, headers);
         expect(res.status, path).toBe(401);
