@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat, waitFor } from '../support/kbchat.ts';
-import { addLinkedPages, html, type MiniSite, prose, startMiniSite } from './support/mini-site.ts';
+import { addLinkedPages, type MiniSite, startMiniSite } from './support/mini-site.ts';
 import { count, getJob, type JobBody, PIPELINE_ENV, pollJob, testPool } from './support/pipeline.ts';
 
 interface CrawlOk {
