@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 /**
@@ -34,6 +35,15 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === '' ? undefined : v));
 
+function isAddressOrCidr(v: string): boolean {
+  if (v === 'loopback' || v === 'linklocal' || v === 'uniquelocal') return true;
+  const [address, bits, ...rest] = v.split('/');
+  if (rest.length > 0 || !address || isIP(address) === 0) return false;
+  if (bits === undefined) return true;
+  const max = isIP(address) === 4 ? 32 : 128;
+  return /^[0-9]{1,3}$/.test(bits) && Number(bits) <= max;
+}
+
 const configObject = z.object({
   // Process
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -53,7 +63,24 @@ const configObject = z.object({
   PORT: int(0, 65_535).default(3000),
   /** Public base URL used in links the API returns (statusUrl); derived from the request when unset. */
   PUBLIC_URL: optionalString.pipe(url(['http:', 'https:']).optional()),
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Whose X-Forwarded-For to believe: false (nobody), a comma list of the proxies' addresses/CIDRs
+   * (or loopback, linklocal, uniquelocal), or true (every hop — then the leftmost entry, which the
+   * caller may have written, becomes the client IP and per-IP lead limits can be dodged).
+   * No hop count: Fastify 5 ignores one, as it cannot tell a proxy from a client that adds hops.
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((raw, ctx): boolean | string[] => {
+      const v = raw.trim();
+      if (v === 'true' || v === '1' || v === 'yes') return true;
+      if (v === 'false' || v === 'no' || v === '0' || v === '') return false;
+      const list = v.split(',').map((s) => s.trim());
+      if (list.every(isAddressOrCidr)) return list;
+      ctx.addIssue({ code: 'custom', message: 'must be true, false or a comma list of proxy addresses/CIDRs' });
+      return z.NEVER;
+    }),
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(64 * 1024),
   /** Bearer key for /api/admin/* and /admin/*. Unset: only loopback callers are served. */
   ADMIN_API_KEY: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
