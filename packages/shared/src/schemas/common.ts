@@ -5,13 +5,18 @@ import { z } from 'zod';
  * gateway prefixes the field path: "name is required", "email must be a valid email address".
  */
 
+// Postgres text cannot hold U+0000: a NUL that reached an INSERT was a 500, so it is a 400 here.
+const NUL_MESSAGE = 'must not contain NUL characters';
+const hasNoNul = (v: string) => !v.includes('\u0000');
+
 export function requiredString(opts: { max?: number; min?: number; trim?: boolean } = {}) {
   const max = opts.max ?? 10_000;
   let s = z.string({ error: (iss) => (iss.input === undefined || iss.input === null ? 'is required' : 'must be a string') });
   if (opts.trim !== false) s = s.trim();
   return s
     .min(opts.min ?? 1, { error: opts.min && opts.min > 1 ? `must be at least ${opts.min} characters` : 'is required' })
-    .max(max, { error: `must be at most ${max} characters` });
+    .max(max, { error: `must be at most ${max} characters` })
+    .refine(hasNoNul, { error: NUL_MESSAGE });
 }
 
 export function optionalString(opts: { max?: number } = {}) {
@@ -20,6 +25,7 @@ export function optionalString(opts: { max?: number } = {}) {
     .string({ error: 'must be a string' })
     .trim()
     .max(max, { error: `must be at most ${max} characters` })
+    .refine(hasNoNul, { error: NUL_MESSAGE })
     .nullish()
     .transform((v) => (v === undefined || v === null || v === '' ? undefined : v));
 }
