@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { Runtime } from '@kbchat/shared/runtime';
@@ -53,7 +54,34 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  // The OpenAPI page is HTML like /admin and gets the same protective headers. Scripts only from
+  // here; inline styles allowed (Swagger UI sets some; a style cannot run code); nothing from other
+  // hosts — no validator badge, which would hand this gateway's URL to validator.swagger.io — and
+  // no upgrade-insecure-requests, which would cost a plain-http self-hosted gateway its own assets.
+  await app.register(async (docs) => {
+    await docs.register(fastifyHelmet, {
+      contentSecurityPolicy: false,
+      crossOriginResourcePolicy: { policy: 'same-origin' },
+      referrerPolicy: { policy: 'no-referrer' },
+    });
+    await docs.register(fastifySwaggerUi, {
+      routePrefix: '/docs',
+      uiConfig: { validatorUrl: null },
+      staticCSP: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'script-src-attr': ["'none'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'font-src': ["'self'", 'data:'],
+        'connect-src': ["'self'"],
+        'object-src': ["'none'"],
+        'base-uri': ["'none'"],
+        'form-action': ["'self'"],
+        'frame-ancestors': ["'none'"],
+      },
+    });
+  });
 
   await healthRoutes(app, deps);
   const metrics = registerMetrics(app, deps);

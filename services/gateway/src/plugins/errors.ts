@@ -37,7 +37,7 @@ const SERVER_ERROR_TEXT: Record<number, string> = {
   504: 'Gateway timeout',
 };
 
-const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; error: string; details: string }> = {
+export const FASTIFY_CLIENT_ERRORS: Record<string, { status: number; error: string; details: string }> = {
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, error: 'Invalid JSON', details: 'the request body is not valid JSON' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, error: 'Invalid request', details: 'the request body is empty; send a JSON object' },
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, error: 'Payload too large', details: 'the request body exceeds the size limit' },

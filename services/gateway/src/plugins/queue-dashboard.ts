@@ -4,6 +4,7 @@ import { FastifyAdapter } from '@bull-board/fastify';
 import { AppError } from '@kbchat/shared/errors';
 import type { Queues } from '@kbchat/shared/runtime';
 import type { FastifyInstance } from 'fastify';
+import { FASTIFY_CLIENT_ERRORS } from './errors.ts';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
 
@@ -23,10 +24,13 @@ export async function registerQueueDashboard(admin: FastifyInstance, queues: Que
   });
   // bull-board answers errors of its scope itself — the admin auth hook's 401/403 included: keep
   // those in our { error, details } shape, and its own failures without internals.
-  const boardErrors = (err: Error) =>
-    err instanceof AppError
-      ? { status: err.statusCode, body: { error: err.message, details: err.details ?? [] } }
-      : { status: 500, body: { error: 'Internal server error', details: [] } };
+  // Fastify's own client errors (a body over BODY_LIMIT_BYTES, malformed JSON) stay 4xx here too.
+  const boardErrors = (err: Error & { code?: string }) => {
+    if (err instanceof AppError) return { status: err.statusCode, body: { error: err.message, details: err.details ?? [] } };
+    const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
+    if (known) return { status: known.status, body: { error: known.error, details: [known.details] } };
+    return { status: 500, body: { error: 'Internal server error', details: [] } };
+  };
   serverAdapter.setErrorHandler(boardErrors as unknown as Parameters<typeof serverAdapter.setErrorHandler>[0]);
   await admin.register(serverAdapter.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
 }
