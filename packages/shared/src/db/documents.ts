@@ -168,8 +168,9 @@ export async function leaseDocumentsForEmbedding(
       WHERE d.id IN (
         SELECT id FROM documents
          WHERE client_id = $1
-           AND embed_job_id IS NOT DISTINCT FROM $3::uuid
-           AND ($3::uuid IS NOT NULL OR id = ANY ($2::uuid[]))
+           -- Spelt out per case so the planner uses documents_embed_job_idx for a job's documents
+           -- (IS NOT DISTINCT FROM cannot use an index: every lease read the whole tenant).
+           AND (($3::uuid IS NOT NULL AND embed_job_id = $3::uuid) OR ($3::uuid IS NULL AND embed_job_id IS NULL AND id = ANY ($2::uuid[])))
            AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $6)
            AND (embed_lease IS NULL OR embed_lease = $4 OR embed_lease_until < now())
          ORDER BY (id = ANY ($2::uuid[])) DESC, page_id, chunk_index
@@ -197,11 +198,13 @@ export async function writeEmbeddings(
   input: { clientId: string; owner: string; model: string; rows: EmbeddingWrite[] },
 ): Promise<Map<string | null, { documents: number; tokens: number }>> {
   const { rows } = await db.query<{ job_id: string | null; tokens: number }>(
+    // id = ANY: the rows are found through the primary key. A join with the unnest made the
+    // planner read every row of the tenant (by client_id) for each batch of 256.
     `WITH input AS (
        SELECT * FROM unnest($3::uuid[], $4::text[], $5::int[]) AS u(id, vec, tokens)
      ), held AS (
-       SELECT d.id, d.embed_job_id FROM documents d JOIN input i ON i.id = d.id
-        WHERE d.client_id = $1 AND d.embed_lease = $2
+       SELECT d.id, d.embed_job_id FROM documents d
+        WHERE d.id = ANY ($3::uuid[]) AND d.client_id = $1 AND d.embed_lease = $2
         FOR UPDATE OF d
      )
      UPDATE documents d SET embedding = i.vec::vector, embedding_model = $6, token_count = i.tokens,
