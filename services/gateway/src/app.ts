@@ -7,7 +7,7 @@ import type { Runtime } from '@kbchat/shared/runtime';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RawServerDefault } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { adminAuthHook } from './plugins/admin-auth.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerQueueDashboard } from './plugins/queue-dashboard.ts';
 import { adminClientRoutes } from './routes/admin-clients.ts';
@@ -36,6 +36,9 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     // Per-request access logs only at debug: at info they cost more than the chat query itself.
     logController: new LogController({ disableRequestLogging: config.LOG_LEVEL !== 'debug' && config.LOG_LEVEL !== 'trace' }),
     routerOptions: { ignoreTrailingSlash: true },
+    // Errors raised before a route runs keep the { error, details } shape too.
+    frameworkErrors,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net';
 import { AppError, isUnavailableError } from '@kbchat/shared/errors';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
@@ -94,4 +95,42 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.setNotFoundHandler((req, reply) => {
     reply.status(404).send({ error: 'Not found', details: [`no route for ${req.method} ${req.url.split('?')[0]}`] });
   });
+}
+
+/**
+ * Fastify's `frameworkErrors`: the router's own rejections — a path that does not decode (%ZZ,
+ * overlong UTF-8) or a path parameter longer than maxParamLength — in the same `{ error, details }`
+ * shape instead of Fastify's `{ error, code, message, statusCode }`.
+ */
+export function frameworkErrors(err: FastifyError, req: FastifyRequest, reply: FastifyReply): void {
+  req.log.warn({ code: err.code }, 'request rejected');
+  if (err.code === 'FST_ERR_BAD_URL') {
+    reply.status(400).send({ error: 'Invalid request', details: ['the URL path is not valid percent-encoded UTF-8'] });
+  } else if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    reply.status(414).send({ error: 'URI too long', details: ['a path segment is too long'] });
+  } else {
+    reply.status(500).send({ error: 'Internal server error', details: [] });
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler`: what Node's HTTP parser rejects before any route runs (a
+ * malformed request line or chunk, headers over the size limit, a request that timed out), as
+ * `{ error, details }` JSON like every other error. The connection is closed, as Node does.
+ */
+export function clientErrorHandler(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, text, error, details] =
+    err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'Request timeout', 'the request was not received in time']
+      : err.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'Request headers too large', 'the request line and headers exceed the size limit']
+        : [400, 'Bad Request', 'Invalid request', 'the request is not valid HTTP'];
+  const body = JSON.stringify({ error, details: [details] });
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${text}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
 }

@@ -1,0 +1,87 @@
+import { startEmbeddedPostgres } from '@kbchat/shared/db/embedded-postgres';
+import { migrate } from '@kbchat/shared/db/migrate';
+import pg from 'pg';
+import { inject } from 'vitest';
+
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+/**
+ * A migrated database of one test file's own, so it can count (or log) every write without other
+ * test files' rows in the way: on the run's Postgres server in native mode, named like the run
+ * databases so a killed run's leftover is dropped by the next one; a private PGlite when embedded.
+ */
+export async function createScratchDatabase(): Promise<ScratchDatabase> {
+  if (inject('infraMode') === 'embedded') {
+    const embedded = await startEmbeddedPostgres();
+    await migrate(embedded.url);
+    return { url: embedded.url, drop: () => embedded.stop() };
+  }
+  const serverUrl = inject('databaseUrl');
+  const name = `kbchat_test_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6).padEnd(4, '0')}`;
+  const admin = new pg.Client({ connectionString: serverUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  await migrate(url.toString());
+  return {
+    url: url.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: serverUrl });
+      await c.connect();
+      try {
+        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
+    },
+  };
+}
+
+export const KBCHAT_TABLES = [
+  'clients',
+  'sources',
+  'jobs',
+  'crawl_urls',
+  'pages',
+  'documents',
+  'sessions',
+  'messages',
+  'leads',
+  'webhook_deliveries',
+  'usage',
+] as const;
+
+/**
+ * Logs every insert, update and delete on the kbchat tables into write_log (a table of this
+ * scratch database only), with the row minus its bulky columns: a test can then hold each write
+ * against the request that was allowed to make it.
+ */
+export async function installWriteLog(db: pg.ClientBase | pg.Pool): Promise<void> {
+  const { rows } = await db.query<{ table_name: string }>(
+    "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+  );
+  const present = new Set(rows.map((r) => r.table_name));
+  // A table added by a later migration must be watched too, or the test would miss its writes.
+  const unwatched = [...present].filter((t) => !(KBCHAT_TABLES as readonly string[]).includes(t) && t !== 'kbchat_migrations');
+  if (unwatched.length > 0) throw new Error(`tables not covered by the write log: ${unwatched.join(', ')}`);
+  await db.query(`
+    CREATE TABLE write_log (id bigserial PRIMARY KEY, tbl text NOT NULL, op text NOT NULL, row jsonb NOT NULL);
+    CREATE FUNCTION log_write() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      INSERT INTO write_log (tbl, op, row)
+      VALUES (TG_TABLE_NAME, TG_OP, to_jsonb(CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END) - 'embedding' - 'fts' - 'content');
+      RETURN NULL;
+    END $$;
+  `);
+  for (const t of KBCHAT_TABLES) {
+    await db.query(`CREATE TRIGGER log_write AFTER INSERT OR UPDATE OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION log_write()`);
+  }
+}
