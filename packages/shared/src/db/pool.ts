@@ -57,6 +57,13 @@ async function lookupVectorOids(connectionString: string): Promise<Set<number>> 
 export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken = false;
+  // A checked-out client has no error listener of the pool's: a connection dropped mid-transaction
+  // (Postgres restarted) would emit 'error' to nobody and take the process down. The query in
+  // flight rejects by itself; this listener only marks the client as not reusable.
+  const onError = () => {
+    broken = true;
+  };
+  client.on('error', onError);
   try {
     await client.query('BEGIN');
     const result = await fn(client);
@@ -68,7 +75,9 @@ export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) =>
     });
     throw err;
   } finally {
-    // A connection that could not roll back is destroyed rather than reused.
+    // A connection that could not roll back is destroyed rather than reused; one that is dropped
+    // keeps the listener, as it may still report its end.
+    if (!broken) client.off('error', onError);
     client.release(broken);
   }
 }
