@@ -146,6 +146,8 @@ const configObject = z.object({
   ),
   /** Relevance floor on the share of the question's words a chunk contains. */
   RETRIEVAL_MIN_TERM_COVERAGE: z.coerce.number({ message: 'must be a number' }).min(0).max(1).default(0.75),
+  /** Candidate lists: hybrid (vector + full text, the default); vector or fulltext alone are for measuring (bench/retrieval.ts). */
+  RETRIEVAL_MODE: z.enum(['hybrid', 'vector', 'fulltext']).default('hybrid'),
 
   // Crawl and embedding pipeline (docs/pipeline.md)
   /** POST /api/admin/crawl and generate-embeddings wait this long for the result before answering 202 with a statusUrl. */

@@ -80,6 +80,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     efSearch: config.RETRIEVAL_HNSW_EF_SEARCH,
     minSimilarity: config.RETRIEVAL_MIN_SIMILARITY ?? DEFAULT_MIN_SIMILARITY[embeddings.kind],
     minTermCoverage: config.RETRIEVAL_MIN_TERM_COVERAGE,
+    mode: config.RETRIEVAL_MODE,
   };
   const embedQuery = createQueryEmbedder({
     redis: deps.redis,
@@ -104,25 +105,28 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     }
 
     let embedding: number[] | undefined;
-    try {
-      const q = await embedQuery(query, req.signal);
-      embedding = q.vector;
-      if (!q.cached && embeddings.costPer1kTokens > 0) {
-        usage.push({
-          clientId,
-          kind: 'query-embedding',
-          model: embeddings.model,
-          promptTokens: q.tokens,
-          costUsd: (q.tokens / 1000) * embeddings.costPer1kTokens,
-        });
-      }
-    } catch (err) {
-      if (req.signal?.aborted) throw err;
-      // Full-text retrieval still answers while the embedding provider is down; the chat model
-      // call that follows decides whether the request fails.
-      if (Date.now() - lastEmbedWarning > 30_000) {
-        lastEmbedWarning = Date.now();
-        log.error({ err: { message: (err as Error).message } }, 'query embedding failed; retrieving by full text only');
+    // Full-text-only mode (measuring) never embeds the query.
+    if (settings.mode !== 'fulltext') {
+      try {
+        const q = await embedQuery(query, req.signal);
+        embedding = q.vector;
+        if (!q.cached && embeddings.costPer1kTokens > 0) {
+          usage.push({
+            clientId,
+            kind: 'query-embedding',
+            model: embeddings.model,
+            promptTokens: q.tokens,
+            costUsd: (q.tokens / 1000) * embeddings.costPer1kTokens,
+          });
+        }
+      } catch (err) {
+        if (req.signal?.aborted) throw err;
+        // Full-text retrieval still answers while the embedding provider is down; the chat model
+        // call that follows decides whether the request fails.
+        if (Date.now() - lastEmbedWarning > 30_000) {
+          lastEmbedWarning = Date.now();
+          log.error({ err: { message: (err as Error).message } }, 'query embedding failed; retrieving by full text only');
+        }
       }
     }
 

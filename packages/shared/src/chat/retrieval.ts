@@ -20,6 +20,8 @@ export interface RetrievalSettings {
   minSimilarity: number;
   /** ...or when a chunk holds at least this share of the question's lexemes (such a chunk always stays). */
   minTermCoverage: number;
+  /** Which candidate lists are fetched: both (hybrid), or one alone to measure it (RETRIEVAL_MODE). */
+  mode?: 'hybrid' | 'vector' | 'fulltext';
 }
 
 /** RRF constant from Cormack et al. (2009): flattens the head so one list cannot dominate. */
@@ -55,11 +57,12 @@ export async function retrieve(
   const { candidates, queryTerms, scan } = await searchCandidates(pool, {
     clientId: input.clientId,
     embeddingModel: input.embeddingModel,
-    embedding: input.embedding,
+    embedding: settings.mode === 'fulltext' ? undefined : input.embedding,
     query: input.query,
     k: settings.candidates,
     exactScanMaxDocs: settings.exactScanMaxDocs,
     efSearch: settings.efSearch,
+    fullText: settings.mode !== 'vector',
   });
   const passages = rankCandidates(candidates, queryTerms.length, settings, input.pageUrl);
   return { passages, scan, considered: candidates.length };

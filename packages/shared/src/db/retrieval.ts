@@ -53,6 +53,8 @@ export interface CandidateSearch {
    */
   exactScanMaxDocs: number;
   efSearch: number;
+  /** false: no full-text list (RETRIEVAL_MODE=vector, for measuring the vector list alone). */
+  fullText?: boolean;
 }
 
 export interface CandidateResult {
@@ -93,7 +95,7 @@ const CANDIDATES = `
   f AS (
     SELECT id, row_number() OVER (ORDER BY score DESC, id) AS rank FROM (
       SELECT d.id, ts_rank(d.fts, q.tsq) AS score FROM documents d, q
-       WHERE d.client_id = $1 AND d.fts @@ q.tsq
+       WHERE $8::boolean AND d.client_id = $1 AND d.fts @@ q.tsq
        ORDER BY score DESC
        LIMIT $4) s)
   SELECT d.id, d.page_id, d.url, d.title, d.heading, d.content, d.content_hash,
@@ -158,7 +160,7 @@ export async function searchCandidates(pool: Pool, s: CandidateSearch): Promise<
     } else if (prep[0]?.exact !== true) {
       await tx.query("SELECT set_config('enable_sort', 'on', true)");
     }
-    const { rows } = await tx.query<CandidateRow>(CANDIDATES, [...params, s.query, queryTerms, ids]);
+    const { rows } = await tx.query<CandidateRow>(CANDIDATES, [...params, s.query, queryTerms, ids, s.fullText !== false]);
     return { candidates: rows.map(toCandidate), queryTerms, scan };
   });
 }
