@@ -1,12 +1,15 @@
-// Issue 5 fault c: Postgres stopped for 10 s under chat load. The gateway runs on a Postgres
-// cluster of this test's own (never the shared server): during the outage every chat request is
-// answered at once with a 503 JSON { error, details } and a Retry-After — never a hang, never
-// HTML, never a 500 with internals — and once Postgres is back the same gateway process answers
-// 200 again with no restart.
+// Issue 5 fault c: Postgres stopped for 10 s under chat load. kbchat (gateway, crawler and
+// embedder in one process, their watchdogs and outbox sweep running) uses a Postgres cluster of
+// this test's own — never the shared server. During the outage every chat request is answered at
+// once with a 503 JSON { error, details } and a Retry-After — never a hang, never HTML, never a
+// 500 with internals — and a lead is refused the same way rather than lost silently. Once Postgres
+// is back the same process answers 200 again, and leads are stored and their webhooks delivered,
+// with no restart of anything.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat, waitFor } from '../support/kbchat.ts';
 import { hasPostgresBinaries, type PrivatePostgres, startPrivatePostgres } from '../support/private-postgres.ts';
 import { createSeeder } from '../support/seed-documents.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 const OUTAGE_MS = 10_000;
 /** Longer than any answer can honestly take: a request still open then counts as a hang. */
@@ -29,11 +32,22 @@ describe.skipIf(!hasPostgresBinaries)('Postgres stopped for 10 s under chat load
   let pg: PrivatePostgres;
   let kb: Kbchat;
   let clientId: string;
+  let receiver: WebhookReceiver;
 
   beforeAll(async () => {
     pg = await startPrivatePostgres();
-    kb = await startKbchat({ services: ['gateway'], env: { DATABASE_URL: pg.url, CHAT_RATE_LIMIT_PER_MINUTE: '1000000' } });
-    ({ clientId } = await createClient(kb.baseUrl, { name: 'Outage Plumbing' }));
+    receiver = await startWebhookReceiver();
+    kb = await startKbchat({
+      env: {
+        DATABASE_URL: pg.url,
+        CHAT_RATE_LIMIT_PER_MINUTE: '1000000',
+        // The background loops that query Postgres run several times during the outage.
+        PIPELINE_WATCHDOG_MS: '500',
+        WEBHOOK_OUTBOX_SWEEP_MS: '300',
+        WEBHOOK_OUTBOX_MIN_AGE_MS: '500',
+      },
+    });
+    ({ clientId } = await createClient(kb.baseUrl, { name: 'Outage Plumbing', leadWebhookUrl: receiver.url('/leads') }));
     const seeder = createSeeder(pg.url, kb.config);
     try {
       await seeder.seed(clientId, [
@@ -55,6 +69,7 @@ describe.skipIf(!hasPostgresBinaries)('Postgres stopped for 10 s under chat load
   afterAll(async () => {
     await kb?.stop();
     await pg?.destroy();
+    await receiver?.stop();
   });
 
   it('answers 503 JSON with Retry-After during the outage and recovers without a restart', async () => {
@@ -93,13 +108,20 @@ describe.skipIf(!hasPostgresBinaries)('Postgres stopped for 10 s under chat load
     };
     const workers = [0, 1, 2, 3].map(worker);
 
-    await waitFor(() => samples.filter((s) => s.status === 200).length >= 20, { timeoutMs: 30_000, what: '20 answers before the outage' });
+    await waitFor(() => samples.filter((s) => s.status === 200).length >= 20, { timeoutMs: 30_000 }).catch((err: Error) => {
+      const seen = samples.slice(-3).map((s) => `${s.status} ${s.body.slice(0, 160)}`);
+      throw new Error(`${err.message}: no 20 answers before the outage; last: ${seen.join(' | ')}`);
+    });
     await pg.stop();
     const stopped = Date.now();
     // The readiness probe names the culprit while it is down.
     const down = await api<{ details: string[] }>(kb.baseUrl, 'GET', '/readyz');
     expect(down.status).toBe(503);
     expect(down.body.details).toEqual(['postgres is down']);
+    // A lead cannot be stored: the visitor's form is told to retry, not thanked for a lead that is gone.
+    const refused = await api(kb.baseUrl, 'POST', '/api/lead', { clientId, name: 'Down', email: 'down@example.com' });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual({ error: 'Service unavailable', details: ['a backing service is not reachable; retry shortly'] });
     await sleep(OUTAGE_MS - (Date.now() - stopped));
     const restarting = Date.now();
     await pg.start();
@@ -142,6 +164,12 @@ describe.skipIf(!hasPostgresBinaries)('Postgres stopped for 10 s under chat load
       sessionId: 'outage-0',
     });
     expect(res.status).toBe(200);
+    // The crawler service (webhooks) came through too: a lead is stored and delivered, once.
+    const lead = await api<{ leadId: string }>(kb.baseUrl, 'POST', '/api/lead', { clientId, name: 'Back', email: 'back@example.com' });
+    expect(lead.status).toBe(200);
+    const [hook] = await receiver.waitForRequests(1, { path: '/leads' });
+    expect(hook?.webhookId).toBe(`msg_${lead.body.leadId}`);
+    expect(receiver.on('/leads')).toHaveLength(1);
 
     const slowest503 = Math.max(...samples.filter((s) => s.status === 503).map((s) => s.end - s.start));
     process.stderr.write(
