@@ -15,7 +15,8 @@ import { loadConfig } from '@kbchat/shared/config';
 import { deleteKeys, freePort, Redis } from '@kbchat/shared/redis';
 import pg from 'pg';
 import { spawnNode, waitForHttp } from '../test/support/kbchat.ts';
-import { createSeeder, type SeedPage } from '../test/support/seed-documents.ts';
+import { createSeeder } from '../test/support/seed-documents.ts';
+import { homeServicesCorpus as corpus, HOME_QUESTIONS as QUESTIONS } from './lib/home-services.ts';
 
 const { values: args } = parseArgs({
   options: {
@@ -33,83 +34,6 @@ if (!serverUrl) {
   process.stderr.write('Set DATABASE_URL to a Postgres server with pgvector (the benchmark is about native Postgres).\n');
   process.exit(1);
 }
-
-// A small home-services company's documentation, generated: 5 chunks per page, ~900 characters each.
-const TOPICS = [
-  'boiler',
-  'radiator',
-  'water heater',
-  'heat pump',
-  'underfloor heating',
-  'drain',
-  'shower',
-  'toilet',
-  'thermostat',
-  'pipe',
-  'tap',
-  'leak detection',
-  'solar panel',
-  'ventilation',
-  'air conditioning',
-  'insulation',
-  'gas safety',
-  'smart meter',
-  'water softener',
-  'sewer line',
-];
-const ASPECTS = [
-  'installation',
-  'repair',
-  'maintenance',
-  'pricing',
-  'warranty',
-  'troubleshooting',
-  'replacement',
-  'inspection',
-  'emergency service',
-  'financing',
-];
-const FILLER = [
-  'Our engineers are certified and carry the parts most jobs need, so most visits finish the same day.',
-  'Prices include labour and standard parts; unusual parts are quoted before any work starts.',
-  'We send a reminder the day before each visit and a report with photos afterwards.',
-  'Bookings can be moved free of charge up to twenty-four hours before the appointment.',
-  'Older systems sometimes need extra work to meet current regulations, which we explain in the quote.',
-  'Every job is covered by our workmanship guarantee for the period stated on the invoice.',
-];
-
-function pageText(topic: string, aspect: string, part: number): string {
-  const sentences = [
-    `${aspect[0]?.toUpperCase()}${aspect.slice(1)} of a ${topic}: part ${part + 1} of our guide.`,
-    `When your ${topic} needs ${aspect}, start by checking the model and age printed on the label.`,
-    `A typical ${topic} ${aspect} visit takes between one and three hours depending on access.`,
-    ...FILLER.slice(part % 3, (part % 3) + 4),
-    `Ask about ${aspect} plans for your ${topic}: they spread the cost and include an annual check.`,
-  ];
-  return sentences.join(' ');
-}
-
-function corpus(origin: string, docs: number): SeedPage[] {
-  const pages: SeedPage[] = [];
-  const perPage = 5;
-  for (let p = 0; pages.length * perPage < docs; p++) {
-    const topic = TOPICS[p % TOPICS.length] as string;
-    const aspect = ASPECTS[Math.floor(p / TOPICS.length) % ASPECTS.length] as string;
-    const variant = Math.floor(p / (TOPICS.length * ASPECTS.length));
-    pages.push({
-      url: `${origin}/${topic.replaceAll(' ', '-')}/${aspect.replaceAll(' ', '-')}${variant ? `-${variant}` : ''}`,
-      title: `${topic} ${aspect}`,
-      chunks: Array.from({ length: Math.min(perPage, docs - pages.length * perPage) }, (_, i) => pageText(topic, aspect, i)),
-    });
-  }
-  return pages;
-}
-
-const QUESTIONS = TOPICS.flatMap((topic) =>
-  ASPECTS.slice(0, 5).map((aspect, i) =>
-    i % 2 === 0 ? `How much does ${aspect} of a ${topic} cost?` : `Do you offer ${aspect} for my ${topic}? It is about ten years old.`,
-  ),
-);
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return Number.NaN;

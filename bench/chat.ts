@@ -1,0 +1,180 @@
+// 1b. Chat: POST /api/chat (extractive answers + local embedder, the gateway in its own process)
+// against the floor — a bare Fastify route that embeds the message the same way and runs one
+// pgvector query on the same data (bench/lib/floor-server.ts) — at concurrency 1, 16 and 64 with
+// autocannon, native Postgres.
+//
+// Ours does everything a visitor's request costs in production: validation, client lookup, the
+// Redis rate limit (raised so it never rejects, still evaluated), a new session per request,
+// the vector and full-text lists, ranking, the extractive answer, storing the turn.
+
+import { loadConfig } from '@kbchat/shared/config';
+import { freePort } from '@kbchat/shared/redis';
+import autocannon from 'autocannon';
+import { createSeeder } from '../test/support/seed-documents.ts';
+import {
+  type BenchEnv,
+  cpuSeconds,
+  createClient,
+  createDatabase,
+  log,
+  postgresCpuSampler,
+  round,
+  spawnNode,
+  startKbchatProcess,
+  waitForHttp,
+} from './lib/env.ts';
+import { HOME_QUESTIONS, homeServicesCorpus } from './lib/home-services.ts';
+import { type PartResult, type Row, ratio } from './lib/report.ts';
+
+export interface ChatOptions {
+  documents: number;
+  concurrency: number[];
+  /** Seconds per measurement (each side, each concurrency). */
+  seconds: number;
+}
+
+interface Load {
+  concurrency: number;
+  /** CPU ms per request: the server process, and the Postgres backends of the run's database. */
+  serverCpuMs?: number;
+  postgresCpuMs?: number;
+  requests: number;
+  rps: number;
+  p50: number;
+  p90: number;
+  p99: number;
+  max: number;
+  errors: number;
+  non2xx: number;
+}
+
+async function load(url: string, clientId: string, connections: number, seconds: number): Promise<Load> {
+  let i = Math.floor(Math.random() * HOME_QUESTIONS.length);
+  const result = await autocannon({
+    url: `${url}/api/chat`,
+    connections,
+    duration: seconds,
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (req) => {
+          i = (i + 1) % HOME_QUESTIONS.length;
+          return { ...req, body: JSON.stringify({ clientId, message: HOME_QUESTIONS[i] }) };
+        },
+      },
+    ],
+  });
+  return {
+    concurrency: connections,
+    requests: result.requests.total,
+    rps: round(result.requests.total / result.duration, 1),
+    p50: result.latency.p50,
+    p90: result.latency.p90,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
+}
+
+export async function chatBench(env: BenchEnv, options: ChatOptions): Promise<PartResult> {
+  const db = await createDatabase(env.serverUrl, 'chat');
+  const kb = await startKbchatProcess({
+    databaseUrl: db.url,
+    redisUrl: env.redisUrl,
+    env: { RUN: 'gateway', EMBEDDING_PROVIDER: 'local', CHAT_PROVIDER: 'extractive', CHAT_RATE_LIMIT_PER_MINUTE: '1000000' },
+  });
+  const floorPort = await freePort();
+  const floor = spawnNode('bench/lib/floor-server.ts', { DATABASE_URL: db.url, PORT: String(floorPort) });
+  const floorUrl = `http://127.0.0.1:${floorPort}`;
+  const ours: Load[] = [];
+  const base: Load[] = [];
+  let documents = 0;
+  try {
+    await waitForHttp(`${floorUrl}/healthz`, 60_000, floor);
+    const clientId = await createClient(kb.baseUrl, 'Bench Home Services');
+    const seeder = createSeeder(db.url, loadConfig({ ...kb.env }));
+    await seeder.seed(clientId, homeServicesCorpus('https://bench-home.example', options.documents));
+    await seeder.pool.query('ANALYZE');
+    documents = (await seeder.pool.query('SELECT count(*)::int AS n FROM documents WHERE client_id = $1', [clientId])).rows[0].n;
+    await seeder.close();
+
+    log(`chat: ${documents} documents seeded; warming up`);
+    await load(kb.baseUrl, clientId, 4, 2);
+    await load(floorUrl, clientId, 4, 2);
+    // CPU per request of the server process and of Postgres, to see where the time goes.
+    const measured = async (url: string, pid: number | undefined, c: number): Promise<Load> => {
+      const cpu0 = cpuSeconds(pid) ?? 0;
+      const pgCpu = postgresCpuSampler(env.serverUrl, db.name);
+      const r = await load(url, clientId, c, options.seconds);
+      const pgSeconds = await pgCpu.stop();
+      const total = Math.max(1, r.requests);
+      return {
+        ...r,
+        serverCpuMs: round((((cpuSeconds(pid) ?? 0) - cpu0) * 1000) / total, 2),
+        postgresCpuMs: round((pgSeconds * 1000) / total, 2),
+      };
+    };
+    for (const c of options.concurrency) {
+      // Floor first, then ours, at each level: both see the same machine within seconds.
+      base.push(await measured(floorUrl, floor.child.pid, c));
+      ours.push(await measured(kb.baseUrl, kb.child.pid, c));
+      const o = ours.at(-1) as Load;
+      const b = base.at(-1) as Load;
+      log(
+        `  concurrency ${c}: ours ${o.rps} req/s p50 ${o.p50} p99 ${o.p99} ms, CPU/request ${o.serverCpuMs} ms node + ${o.postgresCpuMs} ms pg; ` +
+          `floor ${b.rps} req/s p50 ${b.p50} p99 ${b.p99} ms, ${b.serverCpuMs} + ${b.postgresCpuMs} ms`,
+      );
+    }
+  } finally {
+    await floor.stop();
+    await kb.stop();
+    await kb.cleanRedis();
+    await db.drop();
+  }
+
+  const rows: Row[] = [];
+  for (const [i, o] of ours.entries()) {
+    const b = base[i] as Load;
+    const clean = o.errors === 0 && o.non2xx === 0;
+    rows.push({
+      metric: `req/s at ${o.concurrency}`,
+      ours: o.rps,
+      baseline: b.rps,
+      ratio: ratio(o.rps, b.rps),
+      target: '≥ 0.5×',
+      pass: clean && o.rps >= 0.5 * b.rps,
+    });
+    rows.push({ metric: `p50 ms at ${o.concurrency}`, ours: o.p50, baseline: b.p50, ratio: ratio(o.p50, b.p50) });
+    rows.push({
+      metric: `p99 ms at ${o.concurrency}`,
+      ours: o.p99,
+      baseline: b.p99,
+      ratio: ratio(o.p99, b.p99),
+      ...(o.concurrency === 16 ? { target: '< 50 ms', pass: clean && o.p99 < 50 } : {}),
+    });
+    rows.push({
+      metric: `CPU ms per request at ${o.concurrency} (server + Postgres)`,
+      ours: `${o.serverCpuMs} + ${o.postgresCpuMs}`,
+      baseline: `${b.serverCpuMs} + ${b.postgresCpuMs}`,
+    });
+    if (!clean)
+      rows.push({
+        metric: `errors / non-2xx at ${o.concurrency}`,
+        ours: `${o.errors} / ${o.non2xx}`,
+        baseline: `${b.errors} / ${b.non2xx}`,
+      });
+  }
+  return {
+    part: 'chat',
+    title: '1b. Chat: POST /api/chat vs the bare pgvector floor',
+    oursLabel: `POST /api/chat, extractive + local embedder, gateway process, ${documents} documents of one client, a new session per request`,
+    baselineLabel: 'bare Fastify route: local embedding + one pgvector top-20 query, same data',
+    rows,
+    notes: [
+      `autocannon, ${options.seconds} s per level and side (floor first), native Postgres; the p50/p99 ratio is ours/floor (lower is better).`,
+    ],
+    details: { documents, ours, floor: base },
+  };
+}
