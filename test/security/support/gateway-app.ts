@@ -1,6 +1,6 @@
 import { type App, buildApp } from '@kbchat/gateway/app';
 import { loadConfig } from '@kbchat/shared/config';
-import { createLogger } from '@kbchat/shared/logger';
+import { createLogger, type Logger } from '@kbchat/shared/logger';
 import { createRuntime, type Runtime } from '@kbchat/shared/runtime';
 import { testEnv } from '../../support/kbchat.ts';
 
@@ -15,9 +15,9 @@ export interface GatewayApp {
  * app.inject drives it at thousands of requests a second, through the same hooks, parsers and
  * handlers an HTTP request meets.
  */
-export async function buildGatewayApp(env: Record<string, string | undefined> = {}): Promise<GatewayApp> {
+export async function buildGatewayApp(env: Record<string, string | undefined> = {}, options: { log?: Logger } = {}): Promise<GatewayApp> {
   const config = loadConfig(testEnv({ RUN: 'gateway', ...env }));
-  const rt = await createRuntime(config, createLogger({ level: config.LOG_LEVEL }));
+  const rt = await createRuntime(config, options.log ?? createLogger({ level: config.LOG_LEVEL }));
   try {
     const app = await buildApp(rt);
     await app.ready();
