@@ -121,7 +121,7 @@ export async function markClientDocumentsForEmbedding(
 ): Promise<{ marked: number; skipped: number }> {
   const { rows } = await db.query<{ marked: string; skipped: string }>(
     `WITH marked AS (
-       UPDATE documents SET embed_job_id = $2, embed_lease = NULL, embed_lease_until = NULL
+       UPDATE documents SET embed_job_id = $2
         WHERE client_id = $1 AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $3)
         RETURNING 1
      )

@@ -54,13 +54,16 @@ export function createCrawlContext(rt: CrawlContext['rt']): CrawlContext {
       robotsCache.set(key, hit);
       return hit;
     }
-    hit = fetchRobots(http, origin, ROBOTS_TOKEN, { timeoutMs: config.CRAWL_FETCH_TIMEOUT_MS }).catch((err: Error) => {
-      robotsCache.delete(key);
-      // A refused address: every fetch of the origin will be refused too, and say so for each page.
-      if (findOutboundBlockedError(err)) return { isAllowed: () => true, crawlDelayMs: null, sitemaps: [] } satisfies Robots;
-      // fetchRobots reports its own failures in `error`; anything thrown is treated the same way (allow all).
-      return { isAllowed: () => true, crawlDelayMs: null, sitemaps: [], error: err.message } satisfies Robots;
-    });
+    const host = new URL(url).host;
+    hit = politeness
+      .withSlot(host, null, () => fetchRobots(http, origin, ROBOTS_TOKEN, { timeoutMs: config.CRAWL_FETCH_TIMEOUT_MS }))
+      .catch((err: Error) => {
+        robotsCache.delete(key);
+        // A refused address: every fetch of the origin will be refused too, and say so for each page.
+        if (findOutboundBlockedError(err)) return { isAllowed: () => true, crawlDelayMs: null, sitemaps: [] } satisfies Robots;
+        // fetchRobots reports its own failures in `error`; anything thrown is treated the same way (allow all).
+        return { isAllowed: () => true, crawlDelayMs: null, sitemaps: [], error: err.message } satisfies Robots;
+      });
     robotsCache.set(key, hit);
     if (robotsCache.size > ROBOTS_CACHE_MAX) robotsCache.delete(robotsCache.keys().next().value as string);
     return hit;

@@ -38,10 +38,13 @@ export async function startCrawl(ctx: CrawlContext, data: { jobId: string; clien
   const sitemapList = [...new Set([...robots.sitemaps, new URL('/sitemap.xml', startUrl).toString()])];
   let sitemapUrls: string[] = [];
   try {
-    sitemapUrls = await collectSitemapUrls(ctx.http, sitemapList, Math.min(maxPages * SITEMAP_URLS_PER_PAGE_OF_BUDGET, 50_000), {
-      timeoutMs: ctx.rt.config.CRAWL_FETCH_TIMEOUT_MS,
-      onError: (url, err) => ctx.rt.log.info({ jobId: job.id, sitemap: url, err: { message: err.message } }, 'sitemap not read'),
-    });
+    // Sitemaps are read one after another: one slot of the host covers them all.
+    sitemapUrls = await ctx.politeness.withSlot(new URL(startUrl).host, robots.crawlDelayMs, () =>
+      collectSitemapUrls(ctx.http, sitemapList, Math.min(maxPages * SITEMAP_URLS_PER_PAGE_OF_BUDGET, 50_000), {
+        timeoutMs: ctx.rt.config.CRAWL_FETCH_TIMEOUT_MS,
+        onError: (url, err) => ctx.rt.log.info({ jobId: job.id, sitemap: url, err: { message: err.message } }, 'sitemap not read'),
+      }),
+    );
   } catch (err) {
     ctx.rt.log.warn({ jobId: job.id, err: { message: (err as Error).message } }, 'sitemaps could not be read');
   }

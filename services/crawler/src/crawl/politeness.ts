@@ -33,6 +33,8 @@ export interface HostSlot {
 
 export type AcquireResult = { ok: true; slot: HostSlot } | { ok: false; waitMs: number };
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 export class HostPoliteness {
   private readonly redis: Redis;
   private readonly prefix: string;
@@ -44,6 +46,25 @@ export class HostPoliteness {
     this.prefix = `${options.redisPrefix}:polite`;
     this.limit = options.perHostConcurrency;
     this.leaseMs = options.leaseMs;
+  }
+
+  /**
+   * Runs fn holding a slot of host, waiting (sleeping) for one as long as it takes: for the few
+   * requests outside page jobs (robots.txt, sitemaps), which count against the host like any other.
+   */
+  async withSlot<T>(host: string, crawlDelayMs: number | null, fn: () => Promise<T>): Promise<T> {
+    for (;;) {
+      const got = await this.tryAcquire(host, crawlDelayMs);
+      if (!got.ok) {
+        await sleep(got.waitMs + Math.floor(Math.random() * 50));
+        continue;
+      }
+      try {
+        return await fn();
+      } finally {
+        await got.slot.release();
+      }
+    }
   }
 
   /** Tries once; on refusal says how long to wait before trying again. */
