@@ -1,10 +1,12 @@
 // RETRIEVAL_MODE (the benchmark's knob, bench/retrieval.ts): vector and fulltext fetch one
-// candidate list alone, hybrid both. Against the real database, through the real retrieval code.
+// candidate list alone, hybrid both; and the off-topic gate the benchmark's unanswerable questions
+// led to. Against the real database, through the real retrieval code.
 import { randomUUID } from 'node:crypto';
-import { retrieve } from '@kbchat/shared/chat/retrieval';
+import { isOffTopic, retrieve } from '@kbchat/shared/chat/retrieval';
 import { loadConfig } from '@kbchat/shared/config';
 import { insertClient } from '@kbchat/shared/db/clients';
 import { createPool, type Pool } from '@kbchat/shared/db/pool';
+import { searchCandidates } from '@kbchat/shared/db/retrieval';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testEnv } from '../support/kbchat.ts';
 import { createSeeder, type Seeder } from '../support/seed-documents.ts';
@@ -71,5 +73,77 @@ describe('RETRIEVAL_MODE', () => {
     const descale = passages.find((p) => p.url === 'https://mode.example/descale');
     expect(descale?.vectorRank).not.toBeNull();
     expect(descale?.ftsRank).not.toBeNull();
+  });
+});
+
+describe('off-topic gate (words the site never uses)', () => {
+  it('counts the question words no document of the tenant contains, and declines when they are a third or more', async () => {
+    const pool = await createPool({ connectionString: inject('databaseUrl'), max: 2 });
+    const seeder = createSeeder(inject('databaseUrl'), loadConfig(testEnv({ EMBEDDING_PROVIDER: 'local' })));
+    try {
+      const clientId = (await insertClient(pool, { name: `offtopic-${randomUUID().slice(0, 6)}` })).id;
+      const other = (await insertClient(pool, { name: `offtopic-other-${randomUUID().slice(0, 6)}` })).id;
+      await seeder.seed(clientId, [
+        {
+          url: 'https://gate.example/address',
+          title: 'Sockets',
+          chunks: [
+            'Every socket is bound to an address and a port number. The operating system picks a free port when none is given, and the server reports it once listening begins; connections then arrive on that port until the server closes.',
+          ],
+        },
+        {
+          url: 'https://gate.example/cluster',
+          title: 'Cluster',
+          chunks: ['The cluster module forks one worker per CPU core; the primary process shares the listening socket between them.'],
+        },
+      ]);
+      // Another tenant's documents do not make a word known to this one.
+      await seeder.seed(other, [
+        { url: 'https://other.example/', title: 'Office', chunks: ['Our office phone number is on the contact page.'] },
+      ]);
+      const search = async (query: string) => {
+        const [embedding] = (await seeder.provider.embed([query])).vectors;
+        return searchCandidates(pool, {
+          clientId,
+          embeddingModel: seeder.provider.model,
+          embedding,
+          query,
+          k: 20,
+          exactScanMaxDocs: 2000,
+          efSearch: 100,
+        });
+      };
+      const offTopic = await search("What's your office address and phone number?");
+      expect(offTopic.queryTerms.sort()).toEqual(['address', 'number', 'offic', 'phone']);
+      expect(offTopic.absentTerms).toBe(2);
+      expect(isOffTopic(offTopic.candidates, offTopic.queryTerms.length, offTopic.absentTerms)).toBe(true);
+      const [offTopicEmbedding] = (await seeder.provider.embed(["What's your office address and phone number?"])).vectors;
+      const declined = await retrieve(
+        pool,
+        { ...base, mode: 'hybrid' },
+        {
+          clientId,
+          query: "What's your office address and phone number?",
+          embedding: offTopicEmbedding,
+          embeddingModel: seeder.provider.model,
+        },
+      );
+      expect(declined.passages).toEqual([]);
+
+      const onTopic = await search('Does the cluster module fork a worker per CPU core?');
+      expect(onTopic.absentTerms).toBe(0);
+      expect(isOffTopic(onTopic.candidates, onTopic.queryTerms.length, onTopic.absentTerms)).toBe(false);
+    } finally {
+      await seeder.close();
+      await pool.end();
+    }
+  });
+
+  it('a clearly similar chunk overrides the gate; no similarities (query not embedded) or no words leave it open', () => {
+    expect(isOffTopic([{ similarity: 0.1 }], 4, 2)).toBe(true);
+    expect(isOffTopic([{ similarity: 0.1 }, { similarity: 0.45 }], 4, 2)).toBe(false);
+    expect(isOffTopic([{ similarity: 0.1 }], 10, 2)).toBe(false);
+    expect(isOffTopic([{ similarity: null }], 4, 2)).toBe(false);
+    expect(isOffTopic([], 0, 0)).toBe(false);
   });
 });

@@ -36,6 +36,15 @@ export const MAX_CHUNKS_PER_PAGE = 2;
 const DEDUPE_WINDOW = 3;
 /** Word 4-gram containment above which two chunks count as the same text. */
 export const DUPLICATE_CONTAINMENT = 0.6;
+/**
+ * A question at least this share of whose words occur nowhere in the client's documents ("office",
+ * "phone"; "Django", "Kubernetes") is about something the site does not cover: declined unless a
+ * chunk is clearly similar to it (ABSENT_GATE_MAX_SIMILARITY). Measured on the Node.js docs eval
+ * (bench/retrieval.ts, docs/performance.md): unanswerable questions 1/3–1/2 absent words,
+ * answerable ones at most 1/5 (a typo or a framework name).
+ */
+export const ABSENT_TERMS_SHARE = 0.3;
+export const ABSENT_GATE_MAX_SIMILARITY = 0.3;
 
 export interface RankedPassage extends RetrievalCandidate {
   score: number;
@@ -54,7 +63,7 @@ export async function retrieve(
   settings: RetrievalSettings,
   input: { clientId: string; query: string; embedding: readonly number[] | undefined; embeddingModel: string; pageUrl?: string },
 ): Promise<RetrievalResult> {
-  const { candidates, queryTerms, scan } = await searchCandidates(pool, {
+  const { candidates, queryTerms, absentTerms, scan } = await searchCandidates(pool, {
     clientId: input.clientId,
     embeddingModel: input.embeddingModel,
     embedding: settings.mode === 'fulltext' ? undefined : input.embedding,
@@ -64,8 +73,21 @@ export async function retrieve(
     efSearch: settings.efSearch,
     fullText: settings.mode !== 'vector',
   });
-  const passages = rankCandidates(candidates, queryTerms.length, settings, input.pageUrl);
+  const offTopic = isOffTopic(candidates, queryTerms.length, absentTerms);
+  const passages = offTopic ? [] : rankCandidates(candidates, queryTerms.length, settings, input.pageUrl);
   return { passages, scan, considered: candidates.length };
+}
+
+/**
+ * Too many of the question's words are unknown to the site and nothing is clearly similar
+ * (ABSENT_TERMS_SHARE). Without similarities (the query could not be embedded) there is no way
+ * to tell a question about a product the site never names from one about nothing it covers: the
+ * gate stays open and the coverage floor decides.
+ */
+export function isOffTopic(candidates: Pick<RetrievalCandidate, 'similarity'>[], queryTermCount: number, absentTerms: number): boolean {
+  if (queryTermCount === 0 || absentTerms / queryTermCount < ABSENT_TERMS_SHARE) return false;
+  const similarities = candidates.flatMap((c) => (c.similarity === null ? [] : [c.similarity]));
+  return similarities.length > 0 && Math.max(...similarities) < ABSENT_GATE_MAX_SIMILARITY;
 }
 
 /**

@@ -61,6 +61,8 @@ export interface CandidateResult {
   candidates: RetrievalCandidate[];
   /** Distinct lexemes of the query after stemming and stop words (English configuration). */
   queryTerms: string[];
+  /** How many of queryTerms no document of the tenant contains. */
+  absentTerms: number;
   scan: 'exact' | 'hnsw' | 'hnsw+exact' | 'none';
 }
 
@@ -127,7 +129,8 @@ export async function searchCandidates(pool: Pool, s: CandidateSearch): Promise<
   return withTransaction(pool, async (tx) => {
     // set_config(..., true) is SET LOCAL: gone at COMMIT, invisible to other transactions.
     // Counting stops past the threshold, so a big tenant costs no more than a small one here.
-    const { rows: prep } = await tx.query<{ n: number; exact: boolean; terms: string[] }>(
+    // absent: the question's lexemes that no document of the tenant contains (one GIN probe each).
+    const { rows: prep } = await tx.query<{ n: number; exact: boolean; terms: string[]; absent: number }>(
       `WITH t AS (SELECT count(*)::int AS n FROM (SELECT 1 FROM documents WHERE client_id = $1 LIMIT $3) x),
             c AS (SELECT t.n, t.n < $3 AND (t.n <= $6::int OR t.n::float8 * t.n <= $5::float8 * greatest(reltuples, 0)) AS exact
                     FROM t, pg_class WHERE pg_class.oid = 'documents'::regclass)
@@ -135,13 +138,16 @@ export async function searchCandidates(pool: Pool, s: CandidateSearch): Promise<
               set_config('hnsw.iterative_scan', 'relaxed_order', true),
               set_config('hnsw.ef_search', $2::text, true),
               set_config('enable_sort', CASE WHEN c.exact THEN 'on' ELSE 'off' END, true),
-              tsvector_to_array(to_tsvector('english', $4)) AS terms
+              tsvector_to_array(to_tsvector('english', $4)) AS terms,
+              (SELECT count(*)::int FROM unnest(tsvector_to_array(to_tsvector('english', $4))) AS t(lexeme)
+                WHERE NOT EXISTS (SELECT 1 FROM documents WHERE client_id = $1 AND fts @@ quote_literal(t.lexeme)::tsquery)) AS absent
          FROM c`,
       [s.clientId, s.efSearch, s.exactScanMaxDocs + 1, s.query, EXACT_SCAN_FACTOR * s.k, EXACT_SCAN_MIN_DOCS],
     );
     const tenantDocs = prep[0]?.n ?? 0;
     const queryTerms = prep[0]?.terms ?? [];
-    if (tenantDocs === 0) return { candidates: [], queryTerms, scan: 'none' };
+    const absentTerms = prep[0]?.absent ?? 0;
+    if (tenantDocs === 0) return { candidates: [], queryTerms, absentTerms, scan: 'none' };
 
     const vector = s.embedding ? toVector(s.embedding) : null;
     const params = [s.clientId, s.embeddingModel, vector, s.k];
@@ -161,7 +167,7 @@ export async function searchCandidates(pool: Pool, s: CandidateSearch): Promise<
       await tx.query("SELECT set_config('enable_sort', 'on', true)");
     }
     const { rows } = await tx.query<CandidateRow>(CANDIDATES, [...params, s.query, queryTerms, ids, s.fullText !== false]);
-    return { candidates: rows.map(toCandidate), queryTerms, scan };
+    return { candidates: rows.map(toCandidate), queryTerms, absentTerms, scan };
   });
 }
 
