@@ -46,8 +46,12 @@ export interface EmbedSummary {
 
 export const DEFAULT_LEASE_MS = 10 * 60_000;
 const DEFAULT_ROUND_SIZE = 4096;
-/** Vectors per UPDATE: 1536 floats each make a big statement; keep each one reasonable. */
-const WRITE_SLICE = 256;
+/**
+ * Vectors per write transaction: each one also inserts into the HNSW index, whose cost grows with
+ * the slice (256 vectors take ~4 s on the embedded database, 64 ~0.4 s) — and every other query
+ * waits behind a long transaction there.
+ */
+const WRITE_SLICE = 64;
 
 export function embeddingInput(doc: Pick<ClaimedDocument, 'title' | 'heading' | 'content'>): string {
   return chunkEmbeddingText(doc.title, doc.heading, doc.content);

@@ -11,7 +11,7 @@ export const EMBED_JOB_SLICE = 2048;
 export async function enqueueEmbedding(
   queues: Pick<Queues, 'embed'>,
   config: Pick<Config, 'EMBED_JOB_ATTEMPTS' | 'EMBED_RETRY_DELAY_MS'>,
-  input: { clientId: string; jobId?: string; documentIds: string[]; key: string },
+  input: { clientId: string; jobId?: string; documentIds: string[]; key: string; delayMs?: number },
 ): Promise<number> {
   let jobs = 0;
   for (let i = 0; i < input.documentIds.length; i += EMBED_JOB_SLICE) {
@@ -22,6 +22,7 @@ export async function enqueueEmbedding(
       {
         jobId: i === 0 ? input.key : `${input.key}-${i / EMBED_JOB_SLICE}`,
         attempts: config.EMBED_JOB_ATTEMPTS,
+        ...(input.delayMs ? { delay: input.delayMs } : {}),
         backoff: { type: 'exponential', delay: config.EMBED_RETRY_DELAY_MS },
       },
     );

@@ -25,6 +25,7 @@ import { settleNotIndexed, storeIndexedPage, storeNotModifiedPage } from './stor
  * a crawl cannot look finished while a page's children are still unclaimed.
  */
 export const NOTE_NO_CHROMIUM = 'Chromium not available: JS pages were indexed from static HTML.';
+const EMBED_COALESCE_MS = 1_000;
 export const NOTE_RENDER_FAILED = 'Some pages could not be rendered in Chromium and were indexed from static HTML.';
 
 export type PageResult = { outcome: string; reason?: string; documents?: number };
@@ -202,6 +203,9 @@ async function enqueuePageEmbedding(ctx: CrawlContext, job: JobRow, pageId: stri
     jobId: job.id,
     documentIds: ids,
     key: `embed-${job.id}-${pageId}`,
+    // A moment for the next pages' chunks to arrive: the embed job takes every document the crawl
+    // waits for, so fewer, fuller requests (an API request is paid per token, but rate-limited per request).
+    delayMs: EMBED_COALESCE_MS,
   });
 }
 
