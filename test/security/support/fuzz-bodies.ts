@@ -10,7 +10,7 @@ import fc from 'fast-check';
 export interface FuzzCase {
   /** Which endpoint family: the figures are reported per endpoint. */
   endpoint: string;
-  method: 'GET' | 'POST' | 'PATCH' | 'OPTIONS';
+  method: 'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
   url: string;
   headers: Record<string, string>;
   payload?: string | Buffer;
@@ -424,4 +424,54 @@ export function fuzzCases(t: FuzzTargets): Record<string, fc.Arbitrary<FuzzCase>
         },
       })),
   };
+}
+
+/**
+ * Any route the router serves (listRoutes), with its parameters filled from known ids, queue names,
+ * random ids and hostile segments, a random query string and, where the method takes one, a
+ * random body: the endpoints the dedicated generators above do not name (the queue dashboard's
+ * actions, deletes, health, docs, metrics, the page shell) get fuzzed too.
+ */
+export function anyRouteCases(t: FuzzTargets, routes: { method: string; url: string }[]): fc.Arbitrary<FuzzCase> {
+  const admin = { authorization: `Bearer ${t.adminKey}` };
+  const segment = (name: string, method: string) =>
+    fc.oneof(
+      // Deletes never get a live client's id: the other generators' clients must stay.
+      method === 'DELETE' ? fc.uuid({ version: 4 }) : fc.constantFrom(t.clientId, t.patchClientId),
+      fc.uuid({ version: 4 }),
+      name === 'queueName' ? fc.constantFrom('crawl', 'embed', 'webhook', 'no-such-queue') : fc.constant('x'),
+      fc.constantFrom('completed', 'failed', 'delayed', 'active', 'waiting', '1', '%ZZ', '%C0%AF', 'a'.repeat(120)),
+      weirdString.map((v) => {
+        try {
+          return encodeURIComponent(v);
+        } catch {
+          return '%ED%B0%80';
+        }
+      }),
+    );
+  return fc
+    .tuple(
+      fc.constantFrom(...routes),
+      fc.array(fc.tuple(fc.constantFrom('limit', 'offset', 'leadId', 'page', 'status', 'jobs'), fc.string({ maxLength: 12 })), {
+        maxLength: 3,
+      }),
+      encode(weirdValue.map((v) => JSON.stringify(v) ?? 'null')),
+      fc.boolean(),
+    )
+    .chain(([route, query, enc, withKey]) => {
+      const names = [...route.url.matchAll(/:([A-Za-z0-9_]+)/g)].map((m) => m[1] as string);
+      return fc.tuple(...names.map((n) => segment(n, route.method))).map((values) => {
+        let i = 0;
+        const path = route.url.replace(/:([A-Za-z0-9_]+)/g, () => values[i++] as string).replace(/\*/g, 'x');
+        const qs = query.map(([k, v]) => `${k}=${encodeURIComponent(v.replace(/[\ud800-\udfff]/g, ''))}`).join('&');
+        const hasBody = !['GET', 'HEAD'].includes(route.method);
+        return {
+          endpoint: `${route.method} ${route.url}`,
+          method: route.method as FuzzCase['method'],
+          url: qs ? `${path}?${qs}` : path,
+          headers: { ...(withKey ? admin : {}), ...(hasBody ? enc.headers : {}) },
+          ...(hasBody && enc.payload !== undefined ? { payload: enc.payload } : {}),
+        };
+      });
+    });
 }

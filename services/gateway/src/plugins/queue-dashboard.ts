@@ -1,7 +1,7 @@
 import { createBullBoard } from '@bull-board/api';
 import { BullMQAdapter } from '@bull-board/api/bullMQAdapter';
 import { FastifyAdapter } from '@bull-board/fastify';
-import { AppError } from '@kbchat/shared/errors';
+import { AppError, BadRequestError } from '@kbchat/shared/errors';
 import type { Queues } from '@kbchat/shared/runtime';
 import type { FastifyInstance } from 'fastify';
 import { FASTIFY_CLIENT_ERRORS } from './errors.ts';
@@ -29,8 +29,23 @@ export async function registerQueueDashboard(admin: FastifyInstance, queues: Que
     if (err instanceof AppError) return { status: err.statusCode, body: { error: err.message, details: err.details ?? [] } };
     const known = err.code ? FASTIFY_CLIENT_ERRORS[err.code] : undefined;
     if (known) return { status: known.status, body: { error: known.error, details: [known.details] } };
+    admin.log.error({ err }, 'queue dashboard request failed');
     return { status: 500, body: { error: 'Internal server error', details: [] } };
   };
   serverAdapter.setErrorHandler(boardErrors as unknown as Parameters<typeof serverAdapter.setErrorHandler>[0]);
-  await admin.register(serverAdapter.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
+  await admin.register(async (board) => {
+    // bull-board separates the parts of its validation messages with NUL and JSON-parses them back:
+    // a value holding a NUL made its own error formatting throw (a 500). No job data needs one.
+    board.addHook('preValidation', async (req) => {
+      if (holdsNul(req.body) || holdsNul(req.query))
+        throw new BadRequestError('Invalid request', ['the request must not contain NUL characters']);
+    });
+    await board.register(serverAdapter.registerPlugin(), { prefix: QUEUE_DASHBOARD_PATH });
+  });
+}
+
+function holdsNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (value === null || typeof value !== 'object' || depth > 64) return false;
+  return Object.entries(value).some(([k, v]) => k.includes('\u0000') || holdsNul(v, depth + 1));
 }
