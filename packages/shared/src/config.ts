@@ -61,6 +61,15 @@ const configObject = z.object({
   // HTTP (gateway)
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: int(0, 65_535).default(3000),
+  /** Worker-only processes (RUN without gateway) serve /healthz and /readyz here when set. */
+  HEALTH_PORT: optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d{1,5}$/, { message: 'must be a port number' })
+      .transform(Number)
+      .refine((n) => n <= 65_535, { message: 'must be at most 65535' })
+      .optional(),
+  ),
   /** Public base URL used in links the API returns (statusUrl); derived from the request when unset. */
   PUBLIC_URL: optionalString.pipe(url(['http:', 'https:']).optional()),
   /**

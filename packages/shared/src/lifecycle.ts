@@ -1,10 +1,11 @@
 import { type Config, ConfigError, loadConfig, type Service } from './config.ts';
+import { startHealthServer } from './health.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createRuntime, type Runtime, StartupError } from './runtime.ts';
 
 /** A started service: stop() stops taking work and lets in-flight work finish. */
 export interface RunningService {
-  name: Service;
+  name: Service | 'health';
   stop(): Promise<void>;
 }
 export type ServiceStarter = (rt: Runtime) => Promise<RunningService>;
@@ -32,6 +33,12 @@ export async function startProcess(
       const start = starters[name];
       if (!start) throw new StartupError(`this entry point cannot run ${name}`);
       services.push(await start(runtime));
+    }
+    // A worker-only process answers probes on HEALTH_PORT; the gateway has its own /healthz and /readyz.
+    if (config.HEALTH_PORT !== undefined && !config.RUN.includes('gateway')) {
+      const health = await startHealthServer(runtime, config.HOST, config.HEALTH_PORT);
+      log.info({ port: health.port }, 'health endpoints listening');
+      services.push({ name: 'health', stop: () => health.close() });
     }
   } catch (err) {
     for (const s of services.reverse()) await s.stop().catch(() => {});

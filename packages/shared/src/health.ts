@@ -1,0 +1,73 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Runtime } from './runtime.ts';
+
+export type Readiness =
+  | { ok: true; body: { status: 'ok'; checks: Record<string, 'ok' | 'down'> } }
+  | { ok: false; body: { error: string; details: string[]; checks: Record<string, 'ok' | 'down'> } };
+
+async function check(name: string, probe: () => Promise<unknown>, timeoutMs: number): Promise<[string, 'ok' | 'down']> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      probe(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+      }),
+    ]);
+    return [name, 'ok'];
+  } catch {
+    return [name, 'down'];
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Postgres and Redis answer within the timeout; otherwise the body names what is down. */
+export async function readiness(rt: Pick<Runtime, 'pool' | 'redis'>, timeoutMs = 2_000): Promise<Readiness> {
+  const results = await Promise.all([
+    check('postgres', () => rt.pool.query('SELECT 1'), timeoutMs),
+    check('redis', () => rt.redis.ping(), timeoutMs),
+  ]);
+  const checks = Object.fromEntries(results);
+  const down = results.filter(([, s]) => s === 'down').map(([n]) => n);
+  if (down.length > 0) return { ok: false, body: { error: 'Service unavailable', details: down.map((n) => `${n} is down`), checks } };
+  return { ok: true, body: { status: 'ok', checks } };
+}
+
+/**
+ * /healthz and /readyz for a worker-only process (crawler, embedder), so an orchestrator can probe
+ * it the way it probes the gateway. Plain node:http: a worker has no web framework to carry.
+ */
+export async function startHealthServer(
+  rt: Pick<Runtime, 'pool' | 'redis'>,
+  host: string,
+  port: number,
+): Promise<{ port: number; close(): Promise<void> }> {
+  const server = http.createServer(async (req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    const send = (status: number, body: unknown) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+      res.end(JSON.stringify(body));
+    };
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, { error: 'Method not allowed', details: ['use GET'] });
+    if (path === '/healthz') return send(200, { status: 'ok' });
+    if (path === '/readyz') {
+      const r = await readiness(rt);
+      return send(r.ok ? 200 : 503, r.body);
+    }
+    return send(404, { error: 'Not found', details: [`no route for ${req.method} ${path}`] });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
