@@ -2,6 +2,9 @@
 // embed the message with the same local embedder and run one pgvector query (the client's 20
 // nearest chunks, as ours asks for) on the same data — and returns the rows. No validation
 // beyond JSON parsing, no rate limit, no session, no full text, no ranking, no answer composing.
+// The query runs with the plan and settings ours uses for this tenant (HNSW, iterative scan
+// relaxed_order, ef_search 100), set once per connection: left to itself the planner reads the
+// tenant's 1,000 TOASTed vectors exactly (~10 ms a query), which would flatter ours.
 //
 //   DATABASE_URL=… PORT=… node bench/lib/floor-server.ts
 import { createPool, toVector } from '@kbchat/shared/db/pool';
@@ -10,7 +13,9 @@ import Fastify from 'fastify';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('DATABASE_URL is required');
-const pool = await createPool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
+const url = new URL(databaseUrl);
+url.searchParams.set('options', '-c hnsw.ef_search=100 -c hnsw.iterative_scan=relaxed_order -c enable_sort=off');
+const pool = await createPool({ connectionString: url.toString(), max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
 const app = Fastify({ logger: false });
 
 app.post<{ Body: { clientId: string; message: string } }>('/api/chat', async (req) => {
