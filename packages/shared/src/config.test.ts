@@ -70,6 +70,8 @@ describe('loadConfig', () => {
     expect(text).not.toContain('a-very-secret-admin-key');
     expect(text).not.toContain(':pw@');
     expect(text).not.toContain('sk-live');
+    // Token *limits* are settings, not secrets: the start-up log shows them.
+    expect(describeConfig(c)).toMatchObject({ OPENAI_CHAT_MAX_TOKENS: 800, ADMIN_API_KEY: '<set>' });
   });
 
   it('.env.example lists every variable, with its default', () => {

@@ -252,7 +252,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 
 const SECRET_KEYS = new Set(['ADMIN_API_KEY', 'OPENAI_API_KEY', 'DATABASE_URL', 'REDIS_URL']);
 function isSecretKey(key: string): boolean {
-  return SECRET_KEYS.has(key) || /KEY|SECRET|PASSWORD|TOKEN/.test(key);
+  return SECRET_KEYS.has(key) || /(KEY|SECRET|PASSWORD|TOKEN)$/.test(key);
 }
 
 /** Config as safe to log: secrets replaced, credentials stripped from URLs. */
