@@ -342,10 +342,14 @@ export async function scaleBench(env: BenchEnv, options: ScaleOptions): Promise<
     const rows: Row[] = [
       { metric: 'documents / clients / index build s', ours: `${options.documents} / ${options.clients} / ${timings.indexSeconds}` },
     ];
+    const buckets = (m: Measured) =>
+      Object.entries(m.bySize)
+        .map(([b, v]) => `${b.split(' ')[0]} ${v.recallAt10}`)
+        .join(', ');
     for (const [name, m] of Object.entries(grid)) {
       rows.push({
-        metric: `HNSW ${name}: p95 ms · recall@10`,
-        ours: `${m.p95} · ${m.recallAt10}${m.short ? ` (${m.short} short)` : ''}`,
+        metric: `HNSW ${name}: p95 ms · recall@10 (by tenant size)`,
+        ours: `${m.p95} · ${m.recallAt10} (${buckets(m)})${m.short ? `, ${m.short} short` : ''}`,
         baseline: `${exact.p95} · 1`,
         ratio: ratio(exact.p95, m.p95),
       });
@@ -355,7 +359,7 @@ export async function scaleBench(env: BenchEnv, options: ScaleOptions): Promise<
       ours: `${service.p95} · ${service.recallAt10}`,
       baseline: `${exact.p95} · 1`,
       ratio: ratio(exact.p95, service.p95),
-      target: 'recall@10 ≥ 0.95',
+      target: 'recall@10 ≥ 0.95 (our bar)',
       pass: service.recallAt10 >= 0.95,
     });
     for (const [b, m] of Object.entries(service.bySize)) {
