@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { Pool } from '@kbchat/shared/db/pool';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
-import { EMBEDDED_ENV } from './embedded-env.ts';
 
 /** Every answer of POST /api/lead (spec §4.4, §7) and the admin leads listing. */
 
@@ -19,7 +18,7 @@ describe('POST /api/lead', () => {
   let pool: Pool;
   let clientId: string;
   beforeAll(async () => {
-    kb = await startKbchat({ services: ['gateway'], env: EMBEDDED_ENV });
+    kb = await startKbchat({ services: ['gateway'] });
     pool = kb.process.runtime.pool;
     clientId = (await createClient(kb.baseUrl)).clientId;
   });
@@ -239,7 +238,7 @@ describe('lead rate limit (per IP, per client)', () => {
   let pool: Pool;
   beforeAll(async () => {
     // TRUST_PROXY lets the test speak for several addresses through X-Forwarded-For.
-    kb = await startKbchat({ services: ['gateway'], env: { ...EMBEDDED_ENV, LEAD_RATE_LIMIT_PER_HOUR: '3', TRUST_PROXY: 'true' } });
+    kb = await startKbchat({ services: ['gateway'], env: { LEAD_RATE_LIMIT_PER_HOUR: '3', TRUST_PROXY: 'true' } });
     pool = kb.process.runtime.pool;
   });
   afterAll(() => kb?.stop());

@@ -5,7 +5,6 @@ import { UnrecoverableError, Worker } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat, tempDir, waitFor } from '../support/kbchat.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { EMBEDDED_ENV } from './embedded-env.ts';
 
 /**
  * The lead outbox: a lead is committed first, so a Redis outage never loses it; the crawler's sweep
@@ -32,7 +31,7 @@ describe('lead outbox across a Redis outage', () => {
     dir = await tempDir('kbchat-leads-redis-');
     redis = await startPrivateRedis(dir);
     receiver = await startWebhookReceiver();
-    kb = await startKbchat({ services: ['gateway', 'crawler'], env: { ...OUTBOX_ENV, ...EMBEDDED_ENV, REDIS_URL: redis.url } });
+    kb = await startKbchat({ services: ['gateway', 'crawler'], env: { ...OUTBOX_ENV, REDIS_URL: redis.url } });
     pool = kb.process.runtime.pool;
   });
   afterAll(async () => {
@@ -170,7 +169,7 @@ describe('lead outbox: a job that vanished from Redis', () => {
   it("re-enqueues a lead whose job vanished or failed with attempts left, fails one with none left, leaves other deployments' leads", async () => {
     // Two processes on one queue, as in production: the gateway enqueues, a crawler delivers.
     const prefix = `kbt-${inject('runId')}-vanish-${randomUUID().slice(0, 6)}`;
-    const env = { ...OUTBOX_ENV, ...EMBEDDED_ENV, REDIS_PREFIX: prefix, WEBHOOK_MAX_ATTEMPTS: '3' };
+    const env = { ...OUTBOX_ENV, REDIS_PREFIX: prefix, WEBHOOK_MAX_ATTEMPTS: '3' };
     gateway = await startKbchat({ services: ['gateway'], env });
     const client = await createClient(gateway.baseUrl, { leadWebhookUrl: receiver.url('/vanish') });
     const post = async (name: string) => {

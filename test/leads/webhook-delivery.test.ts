@@ -4,12 +4,10 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat, waitFor } from '../support/kbchat.ts';
 import { type ReceivedWebhook, startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { EMBEDDED_ENV } from './embedded-env.ts';
 
 /** Lead webhooks end to end: gateway → Postgres → Redis → crawler → a real receiver (spec §6, DESIGN.md §5). */
 
 const WEBHOOK_ENV = {
-  ...EMBEDDED_ENV,
   WEBHOOK_BACKOFF_MS: '100',
   WEBHOOK_MAX_ATTEMPTS: '4',
   WEBHOOK_TIMEOUT_MS: '5000',

@@ -4,7 +4,6 @@ import { createWebhookHttpClient } from '@kbchat/shared/leads/webhook-delivery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat, waitFor } from '../support/kbchat.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { EMBEDDED_ENV } from './embedded-env.ts';
 
 /**
  * Issue 5 fault d: a receiver that never answers. Its attempts end at WEBHOOK_TIMEOUT_MS, and
@@ -13,7 +12,9 @@ import { EMBEDDED_ENV } from './embedded-env.ts';
  */
 
 describe('a webhook receiver that never answers', () => {
-  const TIMEOUT_MS = 1_500;
+  // Long enough that, on a loaded CI machine, the other client's lead is committed, queued and
+  // delivered before the first hanging attempt times out (the assertion below depends on it).
+  const TIMEOUT_MS = 3_000;
   let kb: Kbchat;
   let pool: Pool;
   let receiver: WebhookReceiver;
@@ -24,11 +25,10 @@ describe('a webhook receiver that never answers', () => {
     kb = await startKbchat({
       services: ['gateway', 'crawler'],
       env: {
-        ...EMBEDDED_ENV,
         WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
         WEBHOOK_CONCURRENCY: '4',
         WEBHOOK_PER_CLIENT_CONCURRENCY: '2',
-        WEBHOOK_MAX_ATTEMPTS: '2',
+        WEBHOOK_MAX_ATTEMPTS: '1',
         WEBHOOK_BACKOFF_MS: '100',
       },
     });
@@ -51,7 +51,7 @@ describe('a webhook receiver that never answers', () => {
     const fast = await createClient(kb.baseUrl, { leadWebhookUrl: receiver.url('/fast') });
     // More hanging leads than webhook workers: without the per-client cap they would take every slot.
     const slowLeads: string[] = [];
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < 5; i++) {
       const res = await api<{ leadId: string }>(kb.baseUrl, 'POST', '/api/lead', {
         clientId: slow.clientId,
         name: `S${i}`,
@@ -100,13 +100,13 @@ describe('a webhook receiver that never answers', () => {
       'SELECT outcome, error, lead_id, attempt, created_at FROM webhook_deliveries WHERE lead_id = ANY($1::uuid[]) ORDER BY id',
       [slowLeads],
     );
-    expect(rows, JSON.stringify(rows, null, 1)).toHaveLength(slowLeads.length * 2);
+    expect(rows, JSON.stringify(rows, null, 1)).toHaveLength(slowLeads.length);
     for (const row of rows) {
       expect(row.outcome).toBe('error');
       expect(row.error).toMatch(new RegExp(`ETIMEDOUT: Timeout awaiting 'request' for ${TIMEOUT_MS}ms`));
     }
     // Never more of the slow client's requests in flight than its share.
     expect(receiver.maxConcurrent('/slow')).toBeLessThanOrEqual(2);
-    expect(receiver.on('/slow')).toHaveLength(slowLeads.length * 2);
+    expect(receiver.on('/slow')).toHaveLength(slowLeads.length);
   });
 });

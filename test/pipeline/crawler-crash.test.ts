@@ -10,9 +10,7 @@ import { count, getJob, PIPELINE_ENV, pollJob, testPool } from './support/pipeli
 
 const PAGES = 300;
 
-// Several processes on the embedded database (PGlite behind pglite-socket) can have their queries'
-// protocol messages interleaved by its socket server: this test needs a real Postgres server.
-describe.skipIf(inject('infraMode') === 'embedded')('a crawler killed mid-crawl', () => {
+describe('a crawler killed mid-crawl', () => {
   let kb: Kbchat;
   let site: Awaited<ReturnType<typeof startGeneratedSite>>;
   let pool: pg.Pool;

@@ -53,8 +53,10 @@ describe('per-host politeness across crawler instances', () => {
       expect(res.body.pagesIndexed).toBe(4);
       const starts = site.requests.filter((r) => ['/', '/a', '/b', '/c'].includes(r.path)).map((r) => r.at);
       expect(starts).toHaveLength(4);
-      // A lower bound only: a slow machine makes the gaps longer, never shorter.
-      for (let i = 1; i < starts.length; i++) expect((starts[i] as number) - (starts[i - 1] as number)).toBeGreaterThanOrEqual(950);
+      // A lower bound only. The delay is kept between slot grants (Redis' clock); what the site sees
+      // also carries each request's own latency, which a loaded machine makes jittery, so allow
+      // 250 ms of it. Without Crawl-delay the three links are fetched within a few ms of each other.
+      for (let i = 1; i < starts.length; i++) expect((starts[i] as number) - (starts[i - 1] as number)).toBeGreaterThanOrEqual(750);
     } finally {
       await site.close();
     }

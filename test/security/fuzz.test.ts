@@ -243,8 +243,6 @@ describe('fuzzing every endpoint', () => {
       LEAD_RATE_LIMIT_PER_HOUR: '1000000',
       // No crawler or embedder runs here: the admin endpoints answer 202 at once instead of waiting.
       CRAWL_SYNC_WAIT_MS: '0',
-      // The embedded database serves one connection at a time reliably (test/leads/embedded-env.ts).
-      ...(inject('infraMode') === 'embedded' ? { DATABASE_POOL_MAX: '1' } : {}),
     });
     const create = async (payload: Record<string, unknown>) => {
       const res = await g.app.inject({

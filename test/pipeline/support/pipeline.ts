@@ -3,17 +3,8 @@ import pg from 'pg';
 import { inject } from 'vitest';
 import { api, waitFor } from '../../support/kbchat.ts';
 
-/**
- * The embedded test database (PGlite behind @electric-sql/pglite-socket) interleaves the
- * extended-protocol messages of concurrent connections (Parse/Bind of one connection land between
- * another's: "bind message supplies 1 parameters, but prepared statement requires 7"). One
- * connection per pool keeps each process's queries whole; see docs/pipeline.md "Embedded mode".
- */
-const EMBEDDED = inject('infraMode') === 'embedded';
-
 /** Short retry and recovery timings, so fault paths finish in seconds (production defaults are minutes). */
 export const PIPELINE_ENV: Record<string, string> = {
-  ...(EMBEDDED ? { DATABASE_POOL_MAX: '1' } : {}),
   PIPELINE_WATCHDOG_MS: '1000',
   WORKER_LOCK_MS: '4000',
   CRAWL_PAGE_ATTEMPTS: '2',
@@ -26,7 +17,7 @@ export const PIPELINE_ENV: Record<string, string> = {
 };
 
 export function testPool(): pg.Pool {
-  return new pg.Pool({ connectionString: inject('databaseUrl'), max: EMBEDDED ? 1 : 2 });
+  return new pg.Pool({ connectionString: inject('databaseUrl'), max: 2 });
 }
 
 export interface JobBody {
