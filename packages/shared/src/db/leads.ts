@@ -109,21 +109,15 @@ export async function staleQueuedLeads(db: Queryable, queue: string, notSeenForM
 }
 
 /** What a delivery needs: the lead and its client's webhook settings, read fresh for every attempt. */
-export interface LeadForDelivery {
-  id: string;
-  client_id: string;
-  name: string;
-  email: string;
-  phone: string | null;
-  message: string | null;
-  session_id: string | null;
-  webhook_status: WebhookStatus;
-  created_at: Date;
+export type LeadForDelivery = Pick<
+  LeadRow,
+  'id' | 'client_id' | 'name' | 'email' | 'phone' | 'message' | 'session_id' | 'webhook_status' | 'created_at'
+> & {
   client_name: string;
   lead_webhook_url: string | null;
   webhook_format: WebhookFormat;
   webhook_secret: string;
-}
+};
 
 export async function findLeadForDelivery(db: Queryable, leadId: string, clientId: string): Promise<LeadForDelivery | undefined> {
   const { rows } = await db.query<LeadForDelivery>(

@@ -1,6 +1,10 @@
-import type { ChatService, PreparedChat } from '@kbchat/shared/chat/chat-service';
+import type { ChatRequest, ChatService, PreparedChat } from '@kbchat/shared/chat/chat-service';
 import { AppError, isUnavailableError } from '@kbchat/shared/errors';
 import { chatBody } from '@kbchat/shared/schemas/chat';
+import type { z } from 'zod';
+
+type ChatBody = z.output<typeof chatBody>;
+
 import { errorBody } from '@kbchat/shared/schemas/common';
 import type { FastifyBaseLogger, FastifyReply, FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -24,6 +28,17 @@ export function disconnectSignal(reply: FastifyReply): AbortSignal {
     if (!reply.raw.writableFinished) controller.abort(new ClientClosedError());
   });
   return controller.signal;
+}
+
+/** The service's request from a validated body: the same for /api/chat and /api/chat/stream. */
+export function chatRequest(client: ChatRequest['client'], body: ChatBody, signal: AbortSignal): ChatRequest {
+  return {
+    client,
+    message: body.message,
+    ...(body.sessionId ? { sessionId: body.sessionId } : {}),
+    ...(body.context?.pageUrl ? { pageUrl: body.context.pageUrl } : {}),
+    signal,
+  };
 }
 
 const ANSWER_FAILED = 'the answer could not be generated; please try again later';
@@ -80,13 +95,7 @@ export function chatStreamRoute(service: ChatService, hooks: { onRequest: Hook; 
         if (!client) throw new Error('public client guard did not run');
         let prepared: PreparedChat;
         try {
-          prepared = await service.prepare({
-            client,
-            message: req.body.message,
-            ...(req.body.sessionId ? { sessionId: req.body.sessionId } : {}),
-            ...(req.body.context?.pageUrl ? { pageUrl: req.body.context.pageUrl } : {}),
-            signal,
-          });
+          prepared = await service.prepare(chatRequest(client, req.body, signal));
         } catch (err) {
           if (signal.aborted) throw new ClientClosedError();
           throw publicChatError(err, req.log);

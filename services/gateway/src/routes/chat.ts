@@ -6,7 +6,7 @@ import type { preHandlerAsyncHookHandler } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { chatRateLimit } from '../plugins/chat-rate-limit.ts';
 import { registerPublicCors } from '../plugins/public-cors.ts';
-import { ClientClosedError, chatStreamRoute, disconnectSignal, publicChatError } from './chat-stream.ts';
+import { ClientClosedError, chatRequest, chatStreamRoute, disconnectSignal, publicChatError } from './chat-stream.ts';
 
 /**
  * POST /api/chat (spec §4.1) and POST /api/chat/stream, in the public scope. Order of checks:
@@ -41,13 +41,7 @@ export function chatRoutes(rt: Pick<Runtime, 'config' | 'log' | 'pool' | 'redis'
         const client = req.publicClient;
         if (!client) throw new Error('public client guard did not run');
         try {
-          return await service.answer({
-            client,
-            message: req.body.message,
-            ...(req.body.sessionId ? { sessionId: req.body.sessionId } : {}),
-            ...(req.body.context?.pageUrl ? { pageUrl: req.body.context.pageUrl } : {}),
-            signal,
-          });
+          return await service.answer(chatRequest(client, req.body, signal));
         } catch (err) {
           if (signal.aborted) throw new ClientClosedError();
           throw publicChatError(err, req.log);
