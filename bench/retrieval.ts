@@ -220,7 +220,9 @@ export async function retrievalBench(env: BenchEnv, options: RetrievalOptions): 
   const rows: Row[] = [];
   for (const [database, r] of Object.entries(results)) {
     const hybrid = r.scores.hybrid as Score;
-    const ftBest = [r.scores.fulltext, r.scores['fulltext, no floor']]
+    const hybridRanking = r.scores['hybrid, no floor'] as Score;
+    const ftRanking = r.scores['fulltext, no floor'] as Score;
+    const ftBest = [r.scores.fulltext, ftRanking]
       .filter(Boolean)
       .reduce((a, b) => ((b as Score).recallAt5 > (a as Score).recallAt5 ? b : a)) as Score;
     for (const [name, s] of Object.entries(r.scores)) {
@@ -231,9 +233,16 @@ export async function retrievalBench(env: BenchEnv, options: RetrievalOptions): 
       });
     }
     rows.push({
-      metric: `${database}: hybrid recall@5 − best full-text-only recall@5`,
+      metric: `${database}: recall@5, hybrid − full-text-only, both without the floor (the rankings alike)`,
+      ours: round(hybridRanking.recallAt5 - ftRanking.recallAt5, 3),
+      baseline: `${hybridRanking.recallAt5} vs ${ftRanking.recallAt5}`,
+      target: '≥ +0.10',
+      pass: hybridRanking.recallAt5 - ftRanking.recallAt5 >= 0.1 - 1e-9,
+    });
+    rows.push({
+      metric: `${database}: recall@5, hybrid as shipped (floor on) − the better full-text-only run`,
       ours: round(hybrid.recallAt5 - ftBest.recallAt5, 3),
-      baseline: ftBest.recallAt5,
+      baseline: `${hybrid.recallAt5} vs ${ftBest.recallAt5}`,
       target: '≥ +0.10',
       pass: hybrid.recallAt5 - ftBest.recallAt5 >= 0.1 - 1e-9,
     });
@@ -252,7 +261,7 @@ export async function retrievalBench(env: BenchEnv, options: RetrievalOptions): 
     rows,
     notes: [
       '“hybrid” is the service as shipped (vector + full text, relevance floor); “no floor” sets RETRIEVAL_MIN_SIMILARITY and RETRIEVAL_MIN_TERM_COVERAGE to 0 (the ranking alone).',
-      'The +10 points target compares shipped hybrid with the better of the two full-text-only runs.',
+      'The +10 points target is shown twice: like for like (both rankings without the floor), and the shipped hybrid (floor on) against the better full-text-only run (the floor rests on similarity, which full text alone does not have, so full text is taken at its best).',
     ],
     details: Object.fromEntries(Object.entries(results).map(([db, r]) => [db, r])),
   };
