@@ -79,33 +79,44 @@ export async function startTestInfra(env: Record<string, string | undefined> = p
 
 /** A database of its own for this run, so concurrent runs and reruns never see each other's rows. */
 async function createRunDatabase(serverUrl: string, runId: string, stops: (() => Promise<unknown>)[]): Promise<string> {
-  const name = `kbchat_test_${runId}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    // Leftovers of runs that were killed before their teardown (older than six hours).
+  await dropStaleRunDatabases(serverUrl);
+  const db = await createDatabase(serverUrl, `kbchat_test_${runId}`);
+  stops.push(() => db.drop());
+  return db.url;
+}
+
+/** Leftovers of runs that were killed before their teardown (older than six hours). */
+async function dropStaleRunDatabases(serverUrl: string): Promise<void> {
+  await withAdminClient(serverUrl, async (admin) => {
     const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'kbchat\\_test\\_%'");
     for (const { datname } of rows) {
       const ts = Number.parseInt(datname.slice('kbchat_test_'.length, -4), 36);
       if (Number.isFinite(ts) && Date.now() - ts > 6 * 3600_000)
         await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`).catch(() => {});
     }
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  stops.push(async () => {
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    try {
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-    } finally {
-      await c.end();
-    }
   });
+}
+
+async function withAdminClient<T>(serverUrl: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/** An empty database named `name` on the server of serverUrl; drop() removes it (even with connections open). */
+export async function createDatabase(serverUrl: string, name: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  await withAdminClient(serverUrl, (admin) => admin.query(`CREATE DATABASE "${name}"`));
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
-  return url.toString();
+  return {
+    url: url.toString(),
+    name,
+    drop: () => withAdminClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
+  };
 }
 
 function dockerAvailable(env: Record<string, string | undefined>): boolean {

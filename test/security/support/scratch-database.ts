@@ -1,7 +1,8 @@
 import { startEmbeddedPostgres } from '@kbchat/shared/db/embedded-postgres';
 import { migrate } from '@kbchat/shared/db/migrate';
-import pg from 'pg';
+import type pg from 'pg';
 import { inject } from 'vitest';
+import { createDatabase } from '../../support/infra.ts';
 
 export interface ScratchDatabase {
   url: string;
@@ -19,30 +20,10 @@ export async function createScratchDatabase(): Promise<ScratchDatabase> {
     await migrate(embedded.url);
     return { url: embedded.url, drop: () => embedded.stop() };
   }
-  const serverUrl = inject('databaseUrl');
   const name = `kbchat_test_${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6).padEnd(4, '0')}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  await migrate(url.toString());
-  return {
-    url: url.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
+  const db = await createDatabase(inject('databaseUrl'), name);
+  await migrate(db.url);
+  return { url: db.url, drop: db.drop };
 }
 
 export const KBCHAT_TABLES = [
