@@ -81,6 +81,12 @@ describe('normalizeUrl', () => {
     expect(new Set(variants.map((v) => normalizeUrl(v))).size).toBe(1);
   });
 
+  it('settles in one pass when decoding would form a new escape', () => {
+    expect(normalizeUrl('http://example.com/%a%30')).toBe('http://example.com/%25a0');
+    expect(normalizeUrl('http://example.com/%25a0')).toBe('http://example.com/%25a0');
+    expect(normalizeUrl('http://example.com/?q=100%')).toBe('http://example.com/?q=100%25');
+  });
+
   it('is idempotent and deterministic (property)', () => {
     const part = fc.stringMatching(/^[a-zA-Z0-9._~%/-]{0,12}$/);
     fc.assert(

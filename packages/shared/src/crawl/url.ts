@@ -106,9 +106,13 @@ function normalizeQuery(search: string): string {
 
 const UNRESERVED = /[A-Za-z0-9\-._~]/;
 
-/** Decodes escapes of unreserved characters and upper-cases the hex of the rest (RFC 3986 §6.2.2). */
+/**
+ * Decodes escapes of unreserved characters and upper-cases the hex of the rest (RFC 3986 §6.2.2).
+ * A bare "%" (not followed by two hex digits) is first written as %25, so decoding cannot join it
+ * with a decoded digit into a new escape ("%a%30" → "%a0" → "%A0" would never settle).
+ */
 function normalizeEscapes(s: string): string {
-  return s.replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => {
+  return s.replace(/%(?![0-9a-fA-F]{2})/g, '%25').replace(/%([0-9a-fA-F]{2})/g, (_m, hex: string) => {
     const ch = String.fromCharCode(Number.parseInt(hex, 16));
     return UNRESERVED.test(ch) ? ch : `%${hex.toUpperCase()}`;
   });
