@@ -4,8 +4,9 @@ import { loadConfig } from '@kbchat/shared/config';
 import { insertClient } from '@kbchat/shared/db/clients';
 import { createPool, type Pool, toVector } from '@kbchat/shared/db/pool';
 import { searchCandidates } from '@kbchat/shared/db/retrieval';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../support/kbchat.ts';
+import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createSeeder, type Seeder, type SeedPage } from '../support/seed-documents.ts';
 import { plumbingSite } from './corpus.ts';
 
@@ -14,17 +15,22 @@ const settings = { candidates: 20, passages: 6, exactScanMaxDocs: 2000, efSearch
 describe('retrieval against the real database', () => {
   let pool: Pool;
   let seeder: Seeder;
+  let scratch: ScratchDatabase;
   const config = loadConfig(testEnv());
 
   const newClient = async () => (await insertClient(pool, { name: `retrieval-${randomUUID().slice(0, 6)}` })).id;
 
+  // A database of this file's own: what an HNSW scan finds depends on every row in the index, so
+  // other test files' documents in the shared run database would change the premise below.
   beforeAll(async () => {
-    pool = await createPool({ connectionString: inject('databaseUrl'), max: 4 });
-    seeder = createSeeder(inject('databaseUrl'), config);
+    scratch = await createScratchDatabase();
+    pool = await createPool({ connectionString: scratch.url, max: 4 });
+    seeder = createSeeder(scratch.url, config);
   });
   afterAll(async () => {
     await seeder?.close();
     await pool?.end();
+    await scratch?.drop();
   });
 
   it('returns k vector rows for a tiny tenant among big tenants whose documents are all nearer the query', async () => {

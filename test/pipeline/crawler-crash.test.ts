@@ -3,7 +3,7 @@
 // document is duplicated: the killed worker's pages stall, return to the queue and are re-run
 // idempotently; its per-host slots expire by themselves.
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGeneratedSite } from '../support/fixture-site.ts';
 import { api, type ChildService, createClient, type Kbchat, spawnNode, startKbchat, testEnv, waitFor } from '../support/kbchat.ts';
 import { count, getJob, PIPELINE_ENV, pollJob, testPool } from './support/pipeline.ts';

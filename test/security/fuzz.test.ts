@@ -8,12 +8,12 @@
 import type { AddressInfo } from 'node:net';
 import net from 'node:net';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase, installWriteLog, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createSeeder } from '../support/seed-documents.ts';
 import { anyRouteCases, type FuzzCase, type FuzzTargets, fuzzCases } from './support/fuzz-bodies.ts';
 import { buildGatewayApp, type GatewayApp } from './support/gateway-app.ts';
 import { listRoutes } from './support/routes.ts';
-import { createScratchDatabase, installWriteLog, type ScratchDatabase } from './support/scratch-database.ts';
 
 /** Requests per endpoint through app.inject, plus ANY_ROUTE spread over every route of the router: 11,800 in all. */
 const INJECTED: Record<string, number> = {

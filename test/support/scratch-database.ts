@@ -2,7 +2,7 @@ import { startEmbeddedPostgres } from '@kbchat/shared/db/embedded-postgres';
 import { migrate } from '@kbchat/shared/db/migrate';
 import type pg from 'pg';
 import { inject } from 'vitest';
-import { createDatabase } from '../../support/infra.ts';
+import { createDatabase } from './infra.ts';
 
 export interface ScratchDatabase {
   url: string;
