@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
+import { CHROMIUM_BASE_ARGS } from '@kbchat/crawler/web/render';
 import { freePort } from '@kbchat/shared/redis';
 import { type Browser, chromium } from 'playwright-core';
 import { type ChildService, REPO_ROOT, spawnNode, testEnv, waitForHttp } from '../support/kbchat.ts';
@@ -17,16 +18,7 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
+    args: CHROMIUM_BASE_ARGS,
   });
 }
 

@@ -2,20 +2,9 @@ import { startEmbeddedPostgres } from '@kbchat/shared/db/embedded-postgres';
 import { migrate } from '@kbchat/shared/db/migrate';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
+import { KBCHAT_TABLES } from '../support/scratch-database.ts';
 
-const TABLES = [
-  'clients',
-  'sources',
-  'jobs',
-  'crawl_urls',
-  'pages',
-  'documents',
-  'sessions',
-  'messages',
-  'leads',
-  'webhook_deliveries',
-  'usage',
-];
+const TABLES = KBCHAT_TABLES;
 
 async function schemaOf(url: string) {
   const c = new pg.Client({ connectionString: url });

@@ -58,7 +58,8 @@ export class RenderError extends Error {
 
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
-export const CHROMIUM_ARGS = [
+/** Headless, and none of Chromium's own background traffic (it would be refused on a closed network). */
+export const CHROMIUM_BASE_ARGS = [
   '--headless',
   '--no-sandbox',
   '--disable-gpu',
@@ -67,6 +68,10 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+];
+
+export const CHROMIUM_ARGS = [
+  ...CHROMIUM_BASE_ARGS,
   '--disable-dev-shm-usage',
   '--disable-extensions',
   '--mute-audio',
