@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deleteKeys, freePort, Redis } from '@kbchat/shared/redis';
 import pg from 'pg';
+import { createDatabase as createServerDatabase } from '../../test/support/infra.ts';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -48,30 +49,8 @@ export function log(msg: string): void {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A database for one part, created on the native server and dropped by the returned function. */
-export async function createDatabase(serverUrl: string, label: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
-  const name = `kbchat_bench_${label}_${Date.now().toString(36)}`;
-  const admin = new pg.Client({ connectionString: serverUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE "${name}"`);
-  } finally {
-    await admin.end();
-  }
-  const u = new URL(serverUrl);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    name,
-    async drop() {
-      const c = new pg.Client({ connectionString: serverUrl });
-      await c.connect();
-      try {
-        await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      } finally {
-        await c.end();
-      }
-    },
-  };
+export function createDatabase(serverUrl: string, label: string): Promise<{ url: string; name: string; drop(): Promise<void> }> {
+  return createServerDatabase(serverUrl, `kbchat_bench_${label}_${Date.now().toString(36)}`);
 }
 
 /** Peak resident set (VmHWM) of a live process, MB; undefined once it has exited. */

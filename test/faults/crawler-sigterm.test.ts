@@ -4,9 +4,9 @@
 // another crawler process starts and completes it: every page once, no duplicate document.
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, getJob, PIPELINE_ENV, pollJob, testPool } from '../pipeline/support/pipeline.ts';
+import { count, crawlerProcesses, getJob, PIPELINE_ENV, pollJob, testPool } from '../pipeline/support/pipeline.ts';
 import { startGeneratedSite } from '../support/fixture-site.ts';
-import { api, type ChildService, createClient, type Kbchat, spawnNode, startKbchat, testEnv, waitFor } from '../support/kbchat.ts';
+import { api, createClient, type Kbchat, startKbchat, waitFor } from '../support/kbchat.ts';
 
 const PAGES = 80;
 const SHUTDOWN_TIMEOUT_MS = 15_000;
@@ -15,23 +15,9 @@ describe('SIGTERM to a crawler mid-crawl', () => {
   let kb: Kbchat;
   let site: Awaited<ReturnType<typeof startGeneratedSite>>;
   let pool: pg.Pool;
-  const crawlers: ChildService[] = [];
 
-  const startCrawler = async () => {
-    const child = spawnNode(
-      'services/crawler/src/main.ts',
-      testEnv({
-        ...PIPELINE_ENV,
-        RUN: 'crawler',
-        LOG_LEVEL: 'info',
-        REDIS_PREFIX: kb.config.REDIS_PREFIX,
-        SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS),
-      }),
-    );
-    crawlers.push(child);
-    await waitFor(() => child.output().includes('crawler workers started'), { timeoutMs: 60_000, what: 'crawler process' });
-    return child;
-  };
+  const crawlers = crawlerProcesses(() => kb.config.REDIS_PREFIX, { ...PIPELINE_ENV, SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
+  const startCrawler = crawlers.start;
 
   beforeAll(async () => {
     // This process: the API and the embedder; pages are crawled only by the child processes.
@@ -41,10 +27,7 @@ describe('SIGTERM to a crawler mid-crawl', () => {
     pool = testPool();
   });
   afterAll(async () => {
-    for (const c of crawlers) {
-      c.kill('SIGKILL');
-      await c.exited;
-    }
+    await crawlers.killAll();
     await kb?.stop();
     await site?.close();
     await pool?.end();

@@ -5,8 +5,8 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGeneratedSite } from '../support/fixture-site.ts';
-import { api, type ChildService, createClient, type Kbchat, spawnNode, startKbchat, testEnv, waitFor } from '../support/kbchat.ts';
-import { count, getJob, PIPELINE_ENV, pollJob, testPool } from './support/pipeline.ts';
+import { api, createClient, type Kbchat, startKbchat, waitFor } from '../support/kbchat.ts';
+import { count, crawlerProcesses, getJob, PIPELINE_ENV, pollJob, testPool } from './support/pipeline.ts';
 
 const PAGES = 300;
 
@@ -14,19 +14,11 @@ describe('a crawler killed mid-crawl', () => {
   let kb: Kbchat;
   let site: Awaited<ReturnType<typeof startGeneratedSite>>;
   let pool: pg.Pool;
-  const crawlers: ChildService[] = [];
   // Short fetch/render timeouts: a killed worker's host slots (leased for fetch + render + 5 s) come back sooner.
   const env = { ...PIPELINE_ENV, CRAWL_FETCH_TIMEOUT_MS: '3000', CRAWL_RENDER_TIMEOUT_MS: '2000', CRAWL_CONCURRENCY: '4' };
 
-  const startCrawler = async () => {
-    const child = spawnNode(
-      'services/crawler/src/main.ts',
-      testEnv({ ...env, RUN: 'crawler', LOG_LEVEL: 'info', REDIS_PREFIX: kb.config.REDIS_PREFIX }),
-    );
-    crawlers.push(child);
-    await waitFor(() => child.output().includes('crawler workers started'), { timeoutMs: 60_000, what: 'crawler process' });
-    return child;
-  };
+  const crawlers = crawlerProcesses(() => kb.config.REDIS_PREFIX, env);
+  const startCrawler = crawlers.start;
 
   beforeAll(async () => {
     // This process: the API and the embedder; crawling happens only in the child processes.
@@ -36,10 +28,7 @@ describe('a crawler killed mid-crawl', () => {
     pool = testPool();
   });
   afterAll(async () => {
-    for (const c of crawlers) {
-      c.kill('SIGKILL');
-      await c.exited;
-    }
+    await crawlers.killAll();
     await kb?.stop();
     await site?.close();
     await pool?.end();

@@ -1,7 +1,7 @@
 // Helpers shared by the pipeline tests: fast retry/watchdog settings, job polling, SQL checks.
 import pg from 'pg';
 import { inject } from 'vitest';
-import { api, waitFor } from '../../support/kbchat.ts';
+import { api, type ChildService, spawnNode, testEnv, waitFor } from '../../support/kbchat.ts';
 
 /** Short retry and recovery timings, so fault paths finish in seconds (production defaults are minutes). */
 export const PIPELINE_ENV: Record<string, string> = {
@@ -71,4 +71,30 @@ export async function pollJob(baseUrl: string, jobId: string, timeoutMs = 90_000
 export async function count(pool: pg.Pool, sql: string, params: unknown[] = []): Promise<number> {
   const { rows } = await pool.query<{ n: string }>(sql, params);
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * Crawler workers as separate processes on a kbchat instance's queues (crash and shutdown tests).
+ * start() resolves once the workers run; killAll() SIGKILLs whatever is still alive.
+ */
+export function crawlerProcesses(prefix: () => string, env: Record<string, string>) {
+  const children: ChildService[] = [];
+  return {
+    children,
+    async start(): Promise<ChildService> {
+      const child = spawnNode(
+        'services/crawler/src/main.ts',
+        testEnv({ ...env, RUN: 'crawler', LOG_LEVEL: 'info', REDIS_PREFIX: prefix() }),
+      );
+      children.push(child);
+      await waitFor(() => child.output().includes('crawler workers started'), { timeoutMs: 60_000, what: 'crawler process' });
+      return child;
+    },
+    async killAll(): Promise<void> {
+      for (const c of children) {
+        c.kill('SIGKILL');
+        await c.exited;
+      }
+    },
+  };
 }
