@@ -115,7 +115,17 @@ export async function createDatabase(serverUrl: string, name: string): Promise<{
   return {
     url: url.toString(),
     name,
-    drop: () => withAdminClient(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
+    drop: () =>
+      withAdminClient(serverUrl, async (admin) => {
+        // Pools that were just ended may still be closing their sockets: a forced drop would kill
+        // them mid-goodbye and their clients would throw. Give them a moment, then force.
+        for (let i = 0; i < 50; i++) {
+          const { rows } = await admin.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+          if ((rows[0]?.n ?? 0) === 0) break;
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      }),
   };
 }
 
