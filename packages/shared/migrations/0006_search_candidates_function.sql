@@ -37,6 +37,7 @@ DECLARE
   v_terms text[];
   v_absent int;
   v_ids uuid[] := '{}';
+  v_dists float8[] := '{}';
   v_scan text := 'none';
 BEGIN
   -- Counting stops past the threshold, so a big tenant costs no more than a small one here.
@@ -63,7 +64,8 @@ BEGIN
       PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true),
               set_config('hnsw.ef_search', p_ef_search::text, true),
               set_config('enable_sort', 'off', true);
-      SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}') INTO v_ids
+      SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}'), coalesce(array_agg(s.dist ORDER BY s.dist, s.id), '{}')
+        INTO v_ids, v_dists
         FROM (SELECT d.id, d.embedding <=> p_vector AS dist FROM documents d
                WHERE d.client_id = p_client AND d.embedding_model = p_model AND d.embedding IS NOT NULL
                ORDER BY d.embedding <=> p_vector
@@ -76,7 +78,8 @@ BEGIN
     -- (hnsw.max_scan_tuples) before k rows of this tenant, or the tenant has fewer than k embedded
     -- with this model; the exact scan settles which.
     IF v_exact OR cardinality(v_ids) < p_k THEN
-      SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}') INTO v_ids
+      SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}'), coalesce(array_agg(s.dist ORDER BY s.dist, s.id), '{}')
+        INTO v_ids, v_dists
         FROM (SELECT d.id, (d.embedding <=> p_vector) + 0 AS dist FROM documents d
                WHERE d.client_id = p_client AND d.embedding_model = p_model AND d.embedding IS NOT NULL
                ORDER BY (d.embedding <=> p_vector) + 0
@@ -92,7 +95,7 @@ BEGIN
   -- on its word): ranking every chunk that shares one common word was most of a chat request's
   -- database time. Then both lists' chunks with the signals ranking needs.
   RETURN QUERY
-  WITH v AS (SELECT u.id, u.rank FROM unnest(v_ids) WITH ORDINALITY AS u(id, rank)),
+  WITH v AS (SELECT u.id, u.dist, u.rank FROM unnest(v_ids, v_dists) WITH ORDINALITY AS u(id, dist, rank)),
   q AS (SELECT replace(plainto_tsquery('english', p_query)::text, ' & ', ' | ')::tsquery AS tsq,
               (SELECT string_agg(quote_literal(a) || ' & ' || quote_literal(b), ' | ')
                  FROM unnest(v_terms) a, unnest(v_terms) b WHERE a < b)::tsquery AS pairs),
@@ -104,7 +107,10 @@ BEGIN
        LIMIT p_k) s)
   SELECT d.id, d.page_id, d.url, d.title, d.heading, d.content, d.content_hash,
          v.rank, f.rank,
-         CASE WHEN d.embedding_model = p_model AND p_vector IS NOT NULL THEN 1 - (d.embedding <=> p_vector) END,
+         -- The vector list's chunks carry their distance; only full-text-only ones are compared here
+         -- (each comparison reads a TOASTed 6 KB vector).
+         CASE WHEN v.dist IS NOT NULL THEN 1 - v.dist
+              WHEN d.embedding_model = p_model AND p_vector IS NOT NULL THEN 1 - (d.embedding <=> p_vector) END,
          -- Lexemes the chunk holds of the query's: ts_delete drops them, length counts what went.
          length(d.fts) - length(ts_delete(d.fts, v_terms)),
          coalesce((SELECT max(x.chunk_index) + 1 FROM documents x WHERE x.page_id = d.page_id), 1)::int,
