@@ -9,11 +9,17 @@ export interface TcpProxy {
   /** Drops every connection and refuses new ones (ECONNREFUSED), like a stopped server. */
   down(): Promise<void>;
   up(): Promise<void>;
+  /** Holds every byte sent towards the server (connections stay open), like a server that stopped answering. */
+  hold(): void;
+  /** Forwards what was held, and everything after it. */
+  release(): void;
   close(): Promise<void>;
 }
 
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
+  const held: { upstream: net.Socket; chunk: Buffer }[] = [];
+  let holding = false;
   let server: net.Server | undefined;
   let port = 0;
   const listen = () =>
@@ -28,7 +34,12 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
             upstream.destroy();
           });
         }
-        client.pipe(upstream).pipe(client);
+        client.on('data', (chunk: Buffer) => {
+          if (holding) held.push({ upstream, chunk });
+          else upstream.write(chunk);
+        });
+        client.on('end', () => upstream.end());
+        upstream.pipe(client);
       });
       s.once('error', reject);
       s.listen(port, '127.0.0.1', () => {
@@ -44,5 +55,17 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
     if (s) await new Promise<void>((r) => s.close(() => r()));
   };
   await listen();
-  return { port, down, up: listen, close: down };
+  return {
+    port,
+    down,
+    up: listen,
+    close: down,
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      for (const { upstream, chunk } of held.splice(0)) if (!upstream.destroyed) upstream.write(chunk);
+    },
+  };
 }

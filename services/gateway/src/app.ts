@@ -41,6 +41,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
+  trackHandlersUntilClose(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
@@ -109,4 +110,32 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   });
 
   return app;
+}
+
+/**
+ * app.close() waits for every route handler still running, not only for open connections. A
+ * visitor who hung up leaves no connection for the server to wait on, but the handler goes on
+ * (a lead being stored, a chat turn finishing): without this, shutdown would close the database
+ * pool and Redis under it and the lead would be lost. Must run before any route is registered.
+ */
+function trackHandlersUntilClose(app: App): void {
+  const running = new Set<Promise<unknown>>();
+  app.addHook('onRoute', (route) => {
+    const handler = route.handler;
+    route.handler = function trackedHandler(this: unknown, req, reply) {
+      const result = (handler as (...args: unknown[]) => unknown).call(this, req, reply);
+      if (result instanceof Promise) {
+        const settled = result.then(
+          () => {},
+          () => {},
+        );
+        running.add(settled);
+        void settled.then(() => running.delete(settled));
+      }
+      return result;
+    } as typeof handler;
+  });
+  app.addHook('onClose', async () => {
+    while (running.size > 0) await Promise.all(running);
+  });
 }
