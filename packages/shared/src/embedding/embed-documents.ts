@@ -12,7 +12,6 @@ import { recordUsage } from '../db/usage.ts';
 import type { Logger } from '../logger.ts';
 import { type BatchLimits, planBatches } from '../providers/batching.ts';
 import type { EmbeddingProvider } from '../providers/embedding-provider.ts';
-import { countTokens } from '../providers/tokenizer.ts';
 import { settleJobIfDone } from './settle-job.ts';
 
 /**
@@ -77,7 +76,7 @@ export async function embedDocuments(deps: EmbedDeps, input: EmbedInput, owner: 
       deps.limits,
     );
     for (const batch of batches) {
-      const result = await provider.embed(batch.inputs, signal);
+      const result = await provider.embed(batch.inputs, signal, batch.inputTokens);
       summary.requests += 1;
       if (result.vectors.length !== batch.inputs.length) {
         throw new Error(`embedding provider returned ${result.vectors.length} vectors for ${batch.inputs.length} inputs`);
@@ -85,7 +84,8 @@ export async function embedDocuments(deps: EmbedDeps, input: EmbedInput, owner: 
       const rows: EmbeddingWrite[] = batch.ids.map((id, i) => ({
         id,
         vector: toVector(result.vectors[i] as number[]),
-        tokens: countTokens(batch.inputs[i] as string),
+        // planBatches' count: tokenizing each input again cost as much as embedding it locally.
+        tokens: batch.inputTokens[i] as number,
       }));
       // One transaction per slice: short row locks, and on the embedded database (one connection)
       // other queries are not kept waiting behind thousands of vector writes. Usage goes with the first.

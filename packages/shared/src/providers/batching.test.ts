@@ -28,6 +28,7 @@ describe('planBatches', () => {
     for (const b of batches) {
       expect(b.tokens).toBeLessThanOrEqual(EMBEDDING_BATCH_LIMITS.maxTokens);
       expect(b.tokens).toBe(b.inputs.reduce((n, t) => n + countTokens(t), 0));
+      expect(b.inputTokens).toEqual(b.inputs.map((t) => countTokens(t)));
     }
   });
 
@@ -40,6 +41,7 @@ describe('planBatches', () => {
     expect(countTokens(batch!.inputs[1]!)).toBe(8191);
     expect(batch!.truncatedIds).toEqual(['huge']);
     expect(batch!.tokens).toBe(1 + 8191);
+    expect(batch!.inputTokens).toEqual([1, 8191]);
   });
 
   it('keeps the input order across batches and never yields an empty batch', () => {

@@ -17,6 +17,8 @@ export interface EmbeddingBatch {
   inputs: string[];
   /** cl100k tokens of inputs, what the API will bill. */
   tokens: number;
+  /** cl100k tokens of each input (same order): counted here once, so nobody tokenizes them again. */
+  inputTokens: number[];
   /** Ids of the inputs that had to be truncated. */
   truncatedIds: string[];
 }
@@ -49,12 +51,13 @@ export function planBatches(items: BatchItem[], limits: BatchLimits = {}): Embed
       tokens = encodeTokens(text).length;
     }
     if (!current || current.ids.length >= maxInputs || current.tokens + tokens > maxTokens) {
-      current = { ids: [], inputs: [], tokens: 0, truncatedIds: [] };
+      current = { ids: [], inputs: [], tokens: 0, inputTokens: [], truncatedIds: [] };
       batches.push(current);
     }
     current.ids.push(item.id);
     current.inputs.push(text);
     current.tokens += tokens;
+    current.inputTokens.push(tokens);
     if (truncated) current.truncatedIds.push(item.id);
   }
   return batches;

@@ -14,5 +14,9 @@ export interface EmbeddingProvider {
   readonly dimensions: number;
   /** USD per 1,000 tokens (0 for local). */
   readonly costPer1kTokens: number;
-  embed(inputs: string[], signal?: AbortSignal): Promise<EmbeddingResult>;
+  /**
+   * inputTokens: the inputs' cl100k counts when the caller has them (planBatches counted them), so
+   * the local provider does not tokenize every input a second time for its usage figure.
+   */
+  embed(inputs: string[], signal?: AbortSignal, inputTokens?: readonly number[]): Promise<EmbeddingResult>;
 }

@@ -23,7 +23,7 @@ export function createLocalEmbeddingProvider(): EmbeddingProvider {
     model: LOCAL_EMBEDDING_MODEL,
     dimensions: LOCAL_EMBEDDING_DIMENSIONS,
     costPer1kTokens: 0,
-    async embed(inputs, signal) {
+    async embed(inputs, signal, inputTokens) {
       const vectors: number[][] = [];
       let tokens = 0;
       for (let i = 0; i < inputs.length; i++) {
@@ -35,7 +35,7 @@ export function createLocalEmbeddingProvider(): EmbeddingProvider {
         const text = inputs[i]!;
         vectors.push(embedLocal(text));
         // cl100k tokens, so usage records compare with what the openai provider would have billed.
-        tokens += countTokens(text);
+        tokens += inputTokens?.[i] ?? countTokens(text);
       }
       signal?.throwIfAborted();
       return { vectors, tokens };
