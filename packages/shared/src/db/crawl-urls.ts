@@ -48,6 +48,16 @@ export async function claimUrls(
   input: { candidates: Candidate[]; skipped?: (Candidate & { reason: string })[]; parent: string; maxPages: number },
 ): Promise<ClaimResult> {
   if (input.candidates.length === 0 && (input.skipped?.length ?? 0) === 0) return { claimed: [], dropped: 0 };
+  // Most pages link only to URLs the crawl has already claimed (navigation, sidebars): then there is
+  // nothing to claim or record, and neither the transaction nor the job row lock (which every
+  // claimer and every page's counters queue behind) is needed. A frontier row is never deleted
+  // while its job lives, so "already there", read without the lock, still holds under it.
+  const { rows: unseen } = await pool.query<{ any: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM unnest($2::text[]) AS u(url)
+                     WHERE NOT EXISTS (SELECT 1 FROM crawl_urls c WHERE c.job_id = $1 AND c.url = u.url)) AS any`,
+    [jobId, [...input.candidates.map((c) => c.url), ...(input.skipped ?? []).map((s) => s.url)]],
+  );
+  if (!unseen[0]?.any) return { claimed: [], dropped: 0 };
   return withTransaction(pool, async (tx) => {
     const job = await lockJob(tx, jobId);
     if (!job || (job.status !== 'active' && job.status !== 'queued')) return { claimed: [], dropped: 0 };

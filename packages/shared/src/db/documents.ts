@@ -21,8 +21,9 @@ export interface ChunkInput {
  * heading and content equal an old one's keeps that embedding: an edit to one paragraph costs
  * the tokens of the chunks it touched, not the page's. Failing that, an identical chunk embedded
  * with the current model on another page of the client lends its vector (boilerplate blocks, a
- * page that moved to a new URL). Returns how many documents were created and how many of them
- * wait for an embedding (embed_job_id = jobId).
+ * page that moved to a new URL). Returns how many documents were created and the ids of those that
+ * wait for an embedding (embed_job_id = jobId), so the caller can enqueue them without reading
+ * them back.
  */
 export async function replacePageDocuments(
   db: Queryable,
@@ -36,8 +37,8 @@ export async function replacePageDocuments(
     chunks: ChunkInput[];
     model: string;
   },
-): Promise<{ created: number; pending: number; reused: number }> {
-  const { rows } = await db.query<{ pending: boolean; reused: boolean }>(
+): Promise<{ created: number; pending: number; pendingIds: string[]; reused: number }> {
+  const { rows } = await db.query<{ id: string; pending: boolean; reused: boolean }>(
     `WITH old AS (
        DELETE FROM documents WHERE page_id = $1
        RETURNING title, heading, content_hash, embedding, embedding_model, token_count
@@ -62,7 +63,7 @@ export async function replacePageDocuments(
            LIMIT 1)
          LIMIT 1
        ) o ON true
-     RETURNING embed_job_id IS NOT NULL AS pending, embedding IS NOT NULL AS reused`,
+     RETURNING id, embed_job_id IS NOT NULL AS pending, embedding IS NOT NULL AS reused`,
     [
       input.pageId,
       input.clientId,
@@ -77,25 +78,26 @@ export async function replacePageDocuments(
       input.model,
     ],
   );
-  return { created: rows.length, pending: rows.filter((r) => r.pending).length, reused: rows.filter((r) => r.reused).length };
+  const pendingIds = rows.filter((r) => r.pending).map((r) => r.id);
+  return { created: rows.length, pending: pendingIds.length, pendingIds, reused: rows.filter((r) => r.reused).length };
 }
 
 /**
  * An unchanged page: its documents stay, follow the page to this source, and those without an
- * embedding of the current model are put on this job's list. Returns how many were.
+ * embedding of the current model are put on this job's list. Returns their ids.
  */
 export async function keepPageDocuments(
   db: Queryable,
   input: { pageId: string; sourceId: string; jobId: string; model: string },
-): Promise<number> {
-  const { rows } = await db.query<{ pending: boolean }>(
+): Promise<string[]> {
+  const { rows } = await db.query<{ id: string; pending: boolean }>(
     `UPDATE documents SET source_id = $2,
             embed_job_id = CASE WHEN embedding IS NULL OR embedding_model IS DISTINCT FROM $4 THEN $3::uuid ELSE embed_job_id END
       WHERE page_id = $1
-      RETURNING embed_job_id = $3::uuid AS pending`,
+      RETURNING id, embed_job_id = $3::uuid AS pending`,
     [input.pageId, input.sourceId, input.jobId, input.model],
   );
-  return rows.filter((r) => r.pending).length;
+  return rows.filter((r) => r.pending).map((r) => r.id);
 }
 
 export async function pageDocumentsAwaiting(db: Queryable, pageId: string, jobId: string): Promise<string[]> {

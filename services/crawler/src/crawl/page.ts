@@ -174,14 +174,14 @@ async function fetchAndStore(ctx: CrawlContext, job: JobRow, data: PageData, rel
   });
   if (!stored.stored)
     return { outcome: stored.duplicate ? 'skipped' : 'already-settled', reason: stored.duplicate ? 'duplicate' : undefined };
-  if (stored.pending > 0) await enqueuePageEmbedding(ctx, job, stored.pageId);
+  await enqueuePageEmbedding(ctx, job, stored.pageId, stored.pendingIds);
   return { outcome: stored.unchanged ? 'unchanged' : 'indexed', documents: stored.created };
 }
 
 async function storeUnchanged(ctx: CrawlContext, job: JobRow, data: PageData, page: PageRow): Promise<PageResult> {
   await claimAndEnqueue(ctx, job, data.url, await partitionLinks(ctx, job, page.links ?? [], data.depth + 1));
   const stored = await storeNotModifiedPage(ctx.rt.pool, job, { crawlUrl: data.url, page, model: ctx.embeddingModel });
-  if (stored.stored && stored.pending > 0) await enqueuePageEmbedding(ctx, job, stored.pageId);
+  if (stored.stored) await enqueuePageEmbedding(ctx, job, stored.pageId, stored.pendingIds);
   return { outcome: stored.stored ? 'unchanged' : 'already-settled' };
 }
 
@@ -195,8 +195,9 @@ async function claimAsAlias(ctx: CrawlContext, job: JobRow, url: string, crawlUr
   return row?.state === 'alias' && row.discovered_from === crawlUrl;
 }
 
-async function enqueuePageEmbedding(ctx: CrawlContext, job: JobRow, pageId: string): Promise<void> {
-  const ids = await pageDocumentsAwaiting(ctx.rt.pool, pageId, job.id);
+/** ids: the page's documents waiting on the job, as its store returned them (read back when not given: a re-run). */
+async function enqueuePageEmbedding(ctx: CrawlContext, job: JobRow, pageId: string, pendingIds?: string[]): Promise<void> {
+  const ids = pendingIds ?? (await pageDocumentsAwaiting(ctx.rt.pool, pageId, job.id));
   if (ids.length === 0) return;
   await enqueueEmbedding(ctx.rt.queues, ctx.rt.config, {
     clientId: job.client_id,

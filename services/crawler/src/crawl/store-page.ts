@@ -26,7 +26,14 @@ export function pageContentHash(title: string, chunks: Chunk[]): string {
 
 export type StoreResult =
   | { stored: false; duplicate?: boolean }
-  | { stored: true; pageId: string; unchanged: boolean; created: number; pending: number };
+  | {
+      stored: true;
+      pageId: string;
+      unchanged: boolean;
+      created: number;
+      /** The page's documents waiting for an embedding on this job's list (to enqueue after the commit). */
+      pendingIds: string[];
+    };
 
 export async function storeIndexedPage(
   pool: Pool,
@@ -72,9 +79,9 @@ export async function storeIndexedPage(
         title: input.title,
         links: input.links,
       });
-      const pending = await keepPageDocuments(tx, { pageId: existing.id, sourceId, jobId: job.id, model: input.model });
+      const pendingIds = await keepPageDocuments(tx, { pageId: existing.id, sourceId, jobId: job.id, model: input.model });
       await addJobCounters(tx, job.id, { pages_fetched: 1, pages_indexed: 1, pages_unchanged: 1 });
-      return { stored: true, pageId: existing.id, unchanged: true, created: 0, pending };
+      return { stored: true, pageId: existing.id, unchanged: true, created: 0, pendingIds };
     }
 
     const pageId = await upsertIndexedPage(tx, {
@@ -100,7 +107,7 @@ export async function storeIndexedPage(
       model: input.model,
     });
     await addJobCounters(tx, job.id, { pages_fetched: 1, pages_indexed: 1, documents_created: docs.created });
-    return { stored: true, pageId, unchanged: false, created: docs.created, pending: docs.pending };
+    return { stored: true, pageId, unchanged: false, created: docs.created, pendingIds: docs.pendingIds };
   });
 }
 
@@ -114,9 +121,9 @@ export async function storeNotModifiedPage(
     if (!(await settleUrl(tx, job.id, input.crawlUrl, 'done', null))) return { stored: false };
     const sourceId = job.source_id as string;
     await markPageSeen(tx, input.page.id, { sourceId, jobId: job.id, httpStatus: 304 });
-    const pending = await keepPageDocuments(tx, { pageId: input.page.id, sourceId, jobId: job.id, model: input.model });
+    const pendingIds = await keepPageDocuments(tx, { pageId: input.page.id, sourceId, jobId: job.id, model: input.model });
     await addJobCounters(tx, job.id, { pages_fetched: 1, pages_indexed: 1, pages_unchanged: 1 });
-    return { stored: true, pageId: input.page.id, unchanged: true, created: 0, pending };
+    return { stored: true, pageId: input.page.id, unchanged: true, created: 0, pendingIds };
   });
 }
 
