@@ -27,7 +27,7 @@ export interface EmbedDeps {
   limits?: BatchLimits;
   /** How long a lease holds documents against other embed jobs (a dead worker's lease expires). */
   leaseMs?: number;
-  /** Documents leased per round: a few full requests, so progress is written often. */
+  /** Documents leased per round (DEFAULT_ROUND_SIZE). */
   roundSize?: number;
 }
 
@@ -44,7 +44,14 @@ export interface EmbedSummary {
 }
 
 export const DEFAULT_LEASE_MS = 10 * 60_000;
-const DEFAULT_ROUND_SIZE = 4096;
+/**
+ * Documents leased per round. Writing a round (HNSW insertion, ~3 ms of database CPU per row) takes
+ * far longer than embedding it, locally or through the API, so the round is what EMBED_CONCURRENCY
+ * jobs share a crawl's documents by: with 4096, one job held the last few thousand leases while the
+ * others found nothing left, and the bench crawl's last 15 s were one backend writing. 256 inputs
+ * are still one request of some 50k tokens for the API (and progress is written more often).
+ */
+const DEFAULT_ROUND_SIZE = 256;
 /**
  * Vectors per write transaction: each one also inserts into the HNSW index, whose cost grows with
  * the slice (256 vectors take ~4 s on the embedded database, 64 ~0.4 s) — and every other query
