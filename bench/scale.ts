@@ -8,7 +8,7 @@
 // every client shares, unit length. Tenant sizes follow a Zipf curve (one client of ~38k
 // documents down to clients of a few hundred), as tenants of a hosted service do. Loaded with
 // multi-row INSERTs of sparsevec text cast to vector, the HNSW index built after the load with the
-// migration's definition (m 16, ef_construction 64).
+// migrations' definition (read from the migrated schema, so a migration that changes it is what is measured).
 import { migrate } from '@kbchat/shared/db/migrate';
 import { createPool } from '@kbchat/shared/db/pool';
 import { searchCandidates } from '@kbchat/shared/db/retrieval';
@@ -217,6 +217,16 @@ export async function scaleBench(env: BenchEnv, options: ScaleOptions): Promise<
     // The index is built once the rows are in (a bulk load through a live HNSW index costs
     // ~2.6 ms per row on this machine); the table is unlogged while loading: this database is
     // the benchmark's own, and WAL is not what is measured here.
+    // The definition the migrations left (m, ef_construction), rebuilt as it is once the rows are in.
+    const { rows: defs } = await client.query<{ def: string; options: string[] | null }>(
+      `SELECT pg_get_indexdef(c.oid) AS def, c.reloptions AS options FROM pg_class c WHERE c.relname = 'documents_embedding_hnsw_idx'`,
+    );
+    // BENCH_HNSW_WITH="m = 8, ef_construction = 32" measures another definition before a migration adopts it.
+    const override = process.env.BENCH_HNSW_WITH;
+    const hnswDef = override
+      ? `CREATE INDEX documents_embedding_hnsw_idx ON documents USING hnsw (embedding vector_cosine_ops) WITH (${override})`
+      : (defs[0]?.def ?? '');
+    const hnswLabel = override ?? ((defs[0]?.options ?? []).map((o) => o.replace('=', ' ')).join(', ') || 'pgvector defaults');
     await client.query('DROP INDEX documents_embedding_hnsw_idx');
     await client.query('ALTER TABLE documents SET UNLOGGED');
     let t = performance.now();
@@ -225,12 +235,10 @@ export async function scaleBench(env: BenchEnv, options: ScaleOptions): Promise<
     timings.loadSeconds = round((performance.now() - t) / 1000);
     await client.query('ALTER TABLE documents SET LOGGED');
     t = performance.now();
-    log(`  loaded in ${timings.loadSeconds} s; building the HNSW index (m 16, ef_construction 64)`);
+    log(`  loaded in ${timings.loadSeconds} s; building the HNSW index (${hnswLabel})`);
     await client.query("SET maintenance_work_mem = '4GB'");
     await client.query('SET max_parallel_maintenance_workers = 2');
-    await client.query(
-      'CREATE INDEX documents_embedding_hnsw_idx ON documents USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 64)',
-    );
+    await client.query(hnswDef);
     timings.indexSeconds = round((performance.now() - t) / 1000);
     await client.query('ANALYZE documents');
     log(`  index built in ${timings.indexSeconds} s`);
@@ -372,14 +380,14 @@ export async function scaleBench(env: BenchEnv, options: ScaleOptions): Promise<
     return {
       part: 'scale',
       title: `1e. Scale: ${options.documents.toLocaleString('en')} documents, ${options.clients} clients, filtered top-10`,
-      oursLabel: 'HNSW (m 16, ef_construction 64) filtered by client_id, per setting; and the service’s searchCandidates',
+      oursLabel: `HNSW (${hnswLabel}) filtered by client_id, per setting; and the service’s searchCandidates`,
       baselineLabel: 'exact search of the client’s rows (ORDER BY distance + 0), the ground truth',
       rows,
       notes: [
         `${queries.length} queries over ${sample.length} tenants (${sample.map((i) => sizes[i]).join(', ')} documents), one at a time; ratio = exact p95 / ours.`,
         `Service scans: ${JSON.stringify(scans)}. Load ${timings.loadSeconds} s, index ${timings.indexSeconds} s, whole part ${round((performance.now() - started) / 1000)} s.`,
       ],
-      details: { sizes, sample, timings, exact, grid, service, scans },
+      details: { hnsw: hnswDef, sizes, sample, timings, exact, grid, service, scans },
     };
   } finally {
     await db.drop();
