@@ -99,17 +99,19 @@ BEGIN
   -- heading weigh A) the lexemes occur. Only chunks with at least two of the query's lexemes are
   -- ranked (`pairs`: any two, through the GIN index; NULL for a one-lexeme query, which then matches
   -- on its word): ranking every chunk that shares one common word was most of a chat request's
-  -- database time. Then both lists' chunks with the signals ranking needs.
+  -- database time. Equal scores (common: ts_rank of short chunks) go by page URL and chunk order, not
+  -- by the random ids a re-crawl changes, so the same question keeps its list across crawls and
+  -- databases. Then both lists' chunks with the signals ranking needs.
   RETURN QUERY
   WITH v AS (SELECT u.id, u.dist, u.rank FROM unnest(v_ids, v_dists) WITH ORDINALITY AS u(id, dist, rank)),
   q AS (SELECT replace(plainto_tsquery('english', p_query)::text, ' & ', ' | ')::tsquery AS tsq,
               (SELECT string_agg(quote_literal(a) || ' & ' || quote_literal(b), ' | ')
                  FROM unnest(v_terms) a, unnest(v_terms) b WHERE a < b)::tsquery AS pairs),
   f AS (
-    SELECT s.id, row_number() OVER (ORDER BY s.score DESC, s.id) AS rank FROM (
-      SELECT d.id, ts_rank(d.fts, q.tsq) AS score FROM documents d, q
+    SELECT s.id, row_number() OVER (ORDER BY s.score DESC, s.url, s.chunk_index) AS rank FROM (
+      SELECT d.id, d.url, d.chunk_index, ts_rank(d.fts, q.tsq) AS score FROM documents d, q
        WHERE p_fulltext AND d.client_id = p_client AND d.fts @@ coalesce(q.pairs, q.tsq)
-       ORDER BY score DESC
+       ORDER BY score DESC, d.url, d.chunk_index
        LIMIT p_k) s)
   SELECT d.id, d.page_id, d.url, d.title, d.heading, d.content, d.content_hash,
          v.rank, f.rank,
