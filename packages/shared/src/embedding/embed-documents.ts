@@ -7,7 +7,7 @@ import {
   writeEmbeddings,
 } from '../db/documents.ts';
 import { addJobCounters, addJobNote } from '../db/jobs.ts';
-import { type Pool, type Queryable, toVector, withTransaction } from '../db/pool.ts';
+import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { recordUsage } from '../db/usage.ts';
 import type { Logger } from '../logger.ts';
 import { type BatchLimits, planBatches } from '../providers/batching.ts';
@@ -90,7 +90,7 @@ export async function embedDocuments(deps: EmbedDeps, input: EmbedInput, owner: 
       }
       const rows: EmbeddingWrite[] = batch.ids.map((id, i) => ({
         id,
-        vector: toVector(result.vectors[i] as number[]),
+        vector: result.vectors[i] as number[],
         // planBatches' count: tokenizing each input again cost as much as embedding it locally.
         tokens: batch.inputTokens[i] as number,
       }));
