@@ -24,10 +24,7 @@ const VARIANTS: { name: string; index: string | null }[] = [
   },
   { name: 'vector, m 16, ef_construction 48', index: 'USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 48)' },
   { name: 'vector, m 16, ef_construction 32', index: 'USING hnsw (embedding vector_cosine_ops) WITH (m = 16, ef_construction = 32)' },
-  {
-    name: 'vector, m 12, ef_construction 64 (migration 0005)',
-    index: 'USING hnsw (embedding vector_cosine_ops) WITH (m = 12, ef_construction = 64)',
-  },
+  { name: 'vector, m 12, ef_construction 64', index: 'USING hnsw (embedding vector_cosine_ops) WITH (m = 12, ef_construction = 64)' },
   { name: 'vector, m 8, ef_construction 32', index: 'USING hnsw (embedding vector_cosine_ops) WITH (m = 8, ef_construction = 32)' },
   {
     name: 'halfvec expression, m 16, ef_construction 64',
