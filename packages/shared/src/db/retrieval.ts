@@ -92,21 +92,18 @@ interface CandidateRow {
  * this statement's transaction (or the caller's).
  */
 export async function searchCandidates(db: Queryable, s: CandidateSearch): Promise<CandidateResult> {
-  const { rows } = await db.query<CandidateRow>(
-    'SELECT * FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)',
-    [
-      s.clientId,
-      s.embeddingModel,
-      s.embedding ? toVector(s.embedding) : null,
-      s.k,
-      s.query,
-      s.fullText !== false,
-      s.exactScanMaxDocs,
-      EXACT_SCAN_FACTOR * s.k,
-      EXACT_SCAN_MIN_DOCS,
-      s.efSearch,
-    ],
-  );
+  const { rows } = await db.query<CandidateRow>('SELECT * FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
+    s.clientId,
+    s.embeddingModel,
+    s.embedding ? toVector(s.embedding) : null,
+    s.k,
+    s.query,
+    s.fullText !== false,
+    s.exactScanMaxDocs,
+    EXACT_SCAN_FACTOR * s.k,
+    EXACT_SCAN_MIN_DOCS,
+    s.efSearch,
+  ]);
   const first = rows[0];
   const queryTerms = first?.query_terms ?? [];
   const absentTerms = first?.absent_terms ?? 0;
