@@ -2,6 +2,7 @@
 // `pnpm kb …`: the operator CLI. A plain HTTP client of the gateway's API (no database access), so
 // it works the same against a local instance and a remote one.
 import { parseArgs } from 'node:util';
+import { readSseMessages } from '@kbchat/shared/sse';
 
 const USAGE = `Usage: pnpm kb <command> [options]
 
@@ -231,29 +232,13 @@ async function ask(env: Env, body: Json, onToken: (t: string) => void): Promise<
   try {
     const res = await request(env, 'POST', '/api/chat/stream', body, { admin: false, accept: 'text/event-stream' });
     if (!res.body || !(res.headers.get('content-type') ?? '').includes('text/event-stream')) throw new Error('not an event stream');
-    const decoder = new TextDecoder();
-    let buffer = '';
-    for await (const chunk of res.body) {
-      buffer += decoder.decode(chunk as Uint8Array, { stream: true }).replace(/\r\n?/g, '\n');
-      let end = buffer.indexOf('\n\n');
-      while (end >= 0) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        end = buffer.indexOf('\n\n');
-        let event = 'message';
-        const data: string[] = [];
-        for (const line of block.split('\n')) {
-          if (line.startsWith('event:')) event = line.slice(6).trim();
-          else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
-        }
-        if (data.length === 0) continue;
-        const payload = JSON.parse(data.join('\n')) as Json;
-        if (event === 'token' && typeof payload.text === 'string') {
-          printed = true;
-          onToken(payload.text);
-        } else if (event === 'done') return payload as unknown as ChatDone;
-        else if (event === 'error') throw new CliError(`${String(payload.error)} (during the answer)`, EXIT.failed);
-      }
+    for await (const message of readSseMessages(res.body as unknown as AsyncIterable<Uint8Array>)) {
+      const payload = JSON.parse(message.data) as Json;
+      if (message.event === 'token' && typeof payload.text === 'string') {
+        printed = true;
+        onToken(payload.text);
+      } else if (message.event === 'done') return payload as unknown as ChatDone;
+      else if (message.event === 'error') throw new CliError(`${String(payload.error)} (during the answer)`, EXIT.failed);
     }
     throw new Error('the stream ended without a final event');
   } catch (err) {

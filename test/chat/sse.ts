@@ -1,3 +1,5 @@
+import { readSseMessages } from '@kbchat/shared/sse';
+
 /** A Server-Sent Events reader for tests: the events of one response, as they arrive. */
 export interface SseEvent {
   event: string;
@@ -6,23 +8,8 @@ export interface SseEvent {
 
 export async function* readSse(res: Response): AsyncGenerator<SseEvent> {
   if (!res.body) return;
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true });
-    let end = buffer.indexOf('\n\n');
-    while (end !== -1) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(5).trimStart());
-      }
-      if (data.length > 0) yield { event, data: JSON.parse(data.join('\n')) };
-      end = buffer.indexOf('\n\n');
-    }
+  for await (const { event, data } of readSseMessages(res.body as unknown as AsyncIterable<Uint8Array>)) {
+    yield { event, data: JSON.parse(data) };
   }
 }
 
