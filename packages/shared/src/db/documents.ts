@@ -1,4 +1,4 @@
-import type { Queryable } from './pool.ts';
+import { type Queryable, toVectorBinary } from './pool.ts';
 
 /**
  * The chunks of crawled pages and their embeddings.
@@ -37,8 +37,8 @@ export async function replacePageDocuments(
     chunks: ChunkInput[];
     model: string;
   },
-): Promise<{ created: number; pending: number; pendingIds: string[]; reused: number }> {
-  const { rows } = await db.query<{ id: string; pending: boolean; reused: boolean }>(
+): Promise<{ created: number; pendingIds: string[] }> {
+  const { rows } = await db.query<{ id: string; pending: boolean }>(
     `WITH old AS (
        DELETE FROM documents WHERE page_id = $1
        RETURNING title, heading, content_hash, embedding, embedding_model, token_count
@@ -63,7 +63,7 @@ export async function replacePageDocuments(
            LIMIT 1)
          LIMIT 1
        ) o ON true
-     RETURNING id, embed_job_id IS NOT NULL AS pending, embedding IS NOT NULL AS reused`,
+     RETURNING id, embed_job_id IS NOT NULL AS pending`,
     [
       input.pageId,
       input.clientId,
@@ -78,8 +78,7 @@ export async function replacePageDocuments(
       input.model,
     ],
   );
-  const pendingIds = rows.filter((r) => r.pending).map((r) => r.id);
-  return { created: rows.length, pending: pendingIds.length, pendingIds, reused: rows.filter((r) => r.reused).length };
+  return { created: rows.length, pendingIds: rows.filter((r) => r.pending).map((r) => r.id) };
 }
 
 /**
@@ -191,20 +190,6 @@ export interface EmbeddingWrite {
 }
 
 /**
- * pgvector's binary form (what vector_recv reads: int16 dimensions, int16 0, then float4 each,
- * big-endian). As a binary parameter a vector is 6 KB instead of ~12 KB of text, and neither side
- * prints or parses 1,536 numbers: vectorToSql and the socket writes of its text were a quarter of
- * the crawl process's CPU profile.
- */
-export function vectorBinary(values: readonly number[]): Buffer {
-  const buf = Buffer.allocUnsafe(4 + 4 * values.length);
-  buf.writeInt16BE(values.length, 0);
-  buf.writeInt16BE(0, 2);
-  for (let i = 0; i < values.length; i++) buf.writeFloatBE(values[i] as number, 4 + 4 * i);
-  return buf;
-}
-
-/**
  * Stores embeddings of documents this owner still holds, and takes them off their job's list.
  * Returns, per admin job, how many documents and tokens were written (for its counters).
  */
@@ -216,7 +201,7 @@ export async function writeEmbeddings(
   // One (id, vector, tokens) row of parameters per document, the vector a binary parameter.
   const values: unknown[] = [input.clientId, input.owner, input.rows.map((r) => r.id), input.model];
   const tuples = input.rows.map((r) => {
-    values.push(r.id, vectorBinary(r.vector), r.tokens);
+    values.push(r.id, toVectorBinary(r.vector), r.tokens);
     const n = values.length;
     return `($${n - 2}::uuid, $${n - 1}::vector, $${n}::int)`;
   });
