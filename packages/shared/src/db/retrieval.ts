@@ -1,4 +1,4 @@
-import { type Queryable, toVector } from './pool.ts';
+import { type Queryable, toVectorBinary } from './pool.ts';
 
 /**
  * Candidate search for hybrid retrieval (docs/retrieval.md): a vector top-k and a full-text top-k
@@ -95,7 +95,7 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
   const { rows } = await db.query<CandidateRow>('SELECT * FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
     s.clientId,
     s.embeddingModel,
-    s.embedding ? toVector(s.embedding) : null,
+    s.embedding ? toVectorBinary(s.embedding) : null,
     s.k,
     s.query,
     s.fullText !== false,
