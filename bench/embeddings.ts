@@ -55,8 +55,7 @@ export async function embeddingsBench(env: BenchEnv): Promise<PartResult> {
     env: {
       EMBEDDING_PROVIDER: 'openai',
       CHAT_PROVIDER: 'extractive',
-      OPENAI_API_KEY: FAKE_OPENAI_KEY,
-      OPENAI_BASE_URL: fake.baseUrl,
+      ...fake.env,
       OPENAI_EMBEDDING_MODEL: MODEL,
       CRAWL_CONCURRENCY: '8',
       CRAWL_PER_HOST_CONCURRENCY: '8',

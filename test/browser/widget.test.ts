@@ -4,7 +4,7 @@ import { gzipSync } from 'node:zlib';
 import { loadConfig } from '@kbchat/shared/config';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
-import { defaultChatReply, FAKE_OPENAI_KEY, type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
+import { defaultChatReply, type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
 import { api, createClient, testEnv } from '../support/kbchat.ts';
 import { createSeeder, type Seeder } from '../support/seed-documents.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -102,7 +102,7 @@ describe.skipIf(!hasChromium)('chat widget in Chromium', () => {
       return rewrite ? { content: rewrite[1] ?? '' } : defaultChatReply(body);
     };
     receiver = await startWebhookReceiver();
-    const providerEnv = { OPENAI_API_KEY: FAKE_OPENAI_KEY, OPENAI_BASE_URL: fake.baseUrl };
+    const providerEnv = fake.env;
     gateway = await startGatewayProcess(providerEnv);
     seeder = createSeeder(inject('databaseUrl'), loadConfig(testEnv(providerEnv)));
     const client = await createClient(gateway.baseUrl, { name: 'Acme Plumbing', leadWebhookUrl: receiver.url('/acme') });

@@ -2,7 +2,7 @@
 // OpenAI-compatible fake (which enforces the API's bounds and answers scripted faults).
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_OPENAI_KEY, type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
 import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
 import { createSeeder, type Seeder } from '../support/seed-documents.ts';
 import { html, type MiniSite, prose, startMiniSite } from './support/mini-site.ts';
@@ -24,8 +24,7 @@ describe('embeddings', () => {
   const env = (model = 'text-embedding-3-small') => ({
     ...PIPELINE_ENV,
     EMBEDDING_PROVIDER: 'openai',
-    OPENAI_API_KEY: FAKE_OPENAI_KEY,
-    OPENAI_BASE_URL: fake.baseUrl,
+    ...fake.env,
     OPENAI_EMBEDDING_MODEL: model,
     // One SDK retry (it honours Retry-After), then BullMQ's EMBED_JOB_ATTEMPTS.
     OPENAI_MAX_RETRIES: '1',

@@ -3,7 +3,7 @@
 // vanished pages lose their documents, and transient failures or the maxPages cap delete nothing.
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FAKE_OPENAI_KEY, type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
 import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
 import { html, type MiniSite, prose, startMiniSite } from './support/mini-site.ts';
 import { count, getJob, PIPELINE_ENV, testPool } from './support/pipeline.ts';
@@ -34,7 +34,7 @@ describe('re-crawl', () => {
   beforeAll(async () => {
     fake = await startFakeOpenAI();
     kb = await startKbchat({
-      env: { ...PIPELINE_ENV, EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: FAKE_OPENAI_KEY, OPENAI_BASE_URL: fake.baseUrl },
+      env: { ...PIPELINE_ENV, EMBEDDING_PROVIDER: 'openai', ...fake.env },
     });
     pool = testPool();
   });

@@ -14,8 +14,7 @@ beforeEach(() => fake.reset());
 const provider = (env: Record<string, string> = {}) =>
   createChatProvider(
     loadConfig({
-      OPENAI_API_KEY: FAKE_OPENAI_KEY,
-      OPENAI_BASE_URL: fake.baseUrl,
+      ...fake.env,
       OPENAI_MAX_RETRIES: '1',
       OPENAI_TIMEOUT_MS: '5000',
       ...env,

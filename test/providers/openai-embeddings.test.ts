@@ -17,8 +17,7 @@ beforeEach(() => fake.reset());
 const provider = (env: Record<string, string> = {}) =>
   createEmbeddingProvider(
     loadConfig({
-      OPENAI_API_KEY: FAKE_OPENAI_KEY,
-      OPENAI_BASE_URL: fake.baseUrl,
+      ...fake.env,
       OPENAI_MAX_RETRIES: '2',
       OPENAI_TIMEOUT_MS: '5000',
       ...env,

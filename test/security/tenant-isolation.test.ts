@@ -6,7 +6,7 @@
 // source and no stored message may carry another client's token.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FAKE_OPENAI_KEY, type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
+import { type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
 import { createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
 import { createSeeder } from '../support/seed-documents.ts';
 
@@ -81,8 +81,7 @@ describe('tenant isolation under 1,000 chats', () => {
     kb = await startKbchat({
       services: ['gateway'],
       env: {
-        OPENAI_API_KEY: FAKE_OPENAI_KEY,
-        OPENAI_BASE_URL: fake.baseUrl,
+        ...fake.env,
         CHAT_PROVIDER: 'openai',
         EMBEDDING_PROVIDER: 'local',
         OPENAI_MAX_RETRIES: '0',

@@ -51,6 +51,8 @@ export interface FakeOpenAI {
   url: string;
   /** For OPENAI_BASE_URL. */
   baseUrl: string;
+  /** OPENAI_API_KEY and OPENAI_BASE_URL pointing a kbchat config at this server. */
+  env: { OPENAI_API_KEY: string; OPENAI_BASE_URL: string };
   requests: { embeddings: RecordedEmbeddingRequest[]; chat: { body: ChatRequestBody; status: number }[] };
   /** Decides each chat completion; default: see defaultChatReply. */
   chatHandler: (body: ChatRequestBody) => ChatReply | Promise<ChatReply>;
@@ -280,6 +282,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
   fake.url = `http://127.0.0.1:${port}`;
   fake.baseUrl = `${fake.url}/v1`;
+  fake.env = { OPENAI_API_KEY: FAKE_OPENAI_KEY, OPENAI_BASE_URL: fake.baseUrl };
   fake.embeddedTokens = () => fake.requests.embeddings.filter((r) => r.status === 200).reduce((n, r) => n + r.tokens, 0);
   fake.reset = () => {
     fake.requests.embeddings.length = 0;

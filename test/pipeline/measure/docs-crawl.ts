@@ -11,7 +11,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@kbchat/shared/redis';
 import pg from 'pg';
-import { FAKE_OPENAI_KEY, startFakeOpenAI } from '../../support/fake-openai.ts';
+import { startFakeOpenAI } from '../../support/fake-openai.ts';
 import { serveDirectory } from '../../support/fixture-site.ts';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -189,13 +189,7 @@ try {
       seenTokens = fake.embeddedTokens();
       return d;
     };
-    await run(
-      'openai (fake server)',
-      { EMBEDDING_PROVIDER: 'openai', OPENAI_API_KEY: FAKE_OPENAI_KEY, OPENAI_BASE_URL: fake.baseUrl },
-      server.url,
-      true,
-      delta,
-    );
+    await run('openai (fake server)', { EMBEDDING_PROVIDER: 'openai', ...fake.env }, server.url, true, delta);
   } finally {
     await fake.close();
   }
