@@ -8,6 +8,7 @@
 // the vector and full-text lists, ranking, the extractive answer, storing the turn.
 
 import { loadConfig } from '@kbchat/shared/config';
+import { refreshTermStats } from '@kbchat/shared/db/retrieval';
 import { freePort } from '@kbchat/shared/redis';
 import autocannon from 'autocannon';
 import { createSeeder } from '../test/support/seed-documents.ts';
@@ -96,6 +97,8 @@ export async function chatBench(env: BenchEnv, options: ChatOptions): Promise<Pa
     const clientId = await createClient(kb.baseUrl, 'Bench Home Services');
     const seeder = createSeeder(db.url, loadConfig({ ...kb.env }));
     await seeder.seed(clientId, homeServicesCorpus('https://bench-home.example', options.documents));
+    // The term statistics a crawl leaves when its frontier drains (the full-text list's word weights).
+    await refreshTermStats(seeder.pool, clientId);
     // The steady state autovacuum keeps: statistics, and the GIN pending list of the freshly
     // inserted rows merged into the index (otherwise every full-text probe scans that list).
     await seeder.pool.query('VACUUM ANALYZE documents');

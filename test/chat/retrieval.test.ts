@@ -3,7 +3,7 @@ import { retrieve } from '@kbchat/shared/chat/retrieval';
 import { loadConfig } from '@kbchat/shared/config';
 import { insertClient } from '@kbchat/shared/db/clients';
 import { createPool, type Pool, toVector } from '@kbchat/shared/db/pool';
-import { searchCandidates } from '@kbchat/shared/db/retrieval';
+import { refreshTermStats, searchCandidates } from '@kbchat/shared/db/retrieval';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testEnv } from '../support/kbchat.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
@@ -161,6 +161,72 @@ describe('retrieval against the real database', () => {
     expect(result.passages.filter((p) => p.content.includes('five year warranty')).map((p) => p.url)).toEqual([
       'https://fts.example/warranty',
     ]);
+  });
+
+  it('weighs full-text words by how rare they are in the client’s documents once its term statistics are refreshed', async () => {
+    // Twenty pages say "install" and "kit" again and again; one says "descaling" once, in a long text.
+    const common: SeedPage[] = Array.from({ length: 20 }, (_, i) => ({
+      url: `https://idf.example/install-${i}`,
+      title: `Install the kit, model ${i}`,
+      chunks: [`Install the kit: to install kit ${i}, install the frame, then install the kit cover. The kit installs in an hour.`],
+    }));
+    const rare: SeedPage = {
+      url: 'https://idf.example/descaling',
+      title: 'Boiler care',
+      chunks: [
+        'Once a year the boiler needs care: switch it off, let the water cool, open the service hatch, ' +
+          'pour in the descaling solution from the kit, wait twenty minutes, flush twice and switch it back on.',
+      ],
+    };
+    const clientId = await newClient();
+    await seeder.seed(clientId, [...common, rare], { embed: false });
+    // Another client's documents say "descaling" everywhere: its statistics are its own.
+    const other = await newClient();
+    await seeder.seed(
+      other,
+      Array.from({ length: 10 }, (_, i) => ({
+        url: `https://other.example/${i}`,
+        title: `Descaling ${i}`,
+        chunks: [`Descaling kit ${i} for descaling.`],
+      })),
+      { embed: false },
+    );
+    const query = 'How do I install the descaling kit?';
+    const fullText = async () =>
+      (
+        await searchCandidates(pool, {
+          clientId,
+          embeddingModel: seeder.provider.model,
+          embedding: undefined,
+          query,
+          k: 5,
+          exactScanMaxDocs: 2000,
+          efSearch: 100,
+        })
+      ).candidates
+        .filter((c) => c.ftsRank !== null)
+        .sort((a, b) => (a.ftsRank as number) - (b.ftsRank as number))
+        .map((c) => c.url);
+
+    // Before any refresh (a first crawl still running): ts_rank, which counts the common words.
+    expect((await fullText())[0]).not.toBe(rare.url);
+    await refreshTermStats(pool, other);
+    expect((await fullText())[0]).not.toBe(rare.url);
+
+    await refreshTermStats(pool, clientId);
+    const { rows } = await pool.query<{ documents: number; lexemes: number }>(
+      'SELECT t.documents, (SELECT count(*)::int FROM term_stats s WHERE s.client_id = t.client_id) AS lexemes FROM term_stats_totals t WHERE t.client_id = $1',
+      [clientId],
+    );
+    expect(rows[0]?.documents).toBe(21);
+    expect(rows[0]?.lexemes).toBeGreaterThan(20);
+    // "descaling" is in one chunk of 21, "install" and "kit" in all: the one page about descaling leads.
+    expect((await fullText())[0]).toBe(rare.url);
+    // A refresh replaces the statistics: deleting the client's documents and refreshing leaves none.
+    await pool.query('DELETE FROM documents WHERE client_id = $1', [clientId]);
+    await refreshTermStats(pool, clientId);
+    const after = await pool.query('SELECT count(*)::int AS n FROM term_stats WHERE client_id = $1', [clientId]);
+    expect(after.rows[0].n).toBe(0);
   });
 
   it('floors unrelated questions to no passages, and boosts the visitor’s page', async () => {

@@ -62,6 +62,13 @@ describe('re-crawl', () => {
         `${site.origin}${path}`,
       ])
     ).rows.map((r) => r.id);
+  /** Chunks holding the word, as the client's term statistics have it (0 when not listed). */
+  const chunksWith = async (clientId: string, word: string) =>
+    count(
+      pool,
+      `SELECT coalesce((SELECT ndoc FROM term_stats WHERE client_id = $1 AND lexeme = (tsvector_to_array(to_tsvector('english', $2)))[1]), 0) AS n`,
+      [clientId, word],
+    );
   const lastJobOf = async (clientId: string) =>
     (await pool.query<{ id: string }>('SELECT id FROM jobs WHERE client_id = $1 ORDER BY created_at DESC LIMIT 1', [clientId])).rows[0]!.id;
 
@@ -101,6 +108,17 @@ describe('re-crawl', () => {
     const { clientId } = await createClient(kb.baseUrl);
     await crawl(clientId);
     const before = { a: await docIds(clientId, '/a'), c: await docIds(clientId, '/c'), d: await docIds(clientId, '/d') };
+    // The full-text ranking's term statistics follow each crawl (refreshed when its frontier drains).
+    const termStats = async () => ({
+      documents: await count(pool, 'SELECT documents AS n FROM term_stats_totals WHERE client_id = $1', [clientId]),
+      damson: await chunksWith(clientId, 'damson'),
+      cranberry: await chunksWith(clientId, 'cranberry'),
+    });
+    expect(await termStats()).toEqual({
+      documents: await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1', [clientId]),
+      damson: before.d.length,
+      cranberry: 0,
+    });
     const beforeB = await pool.query<{ id: string; content: string }>(
       'SELECT id, content FROM documents WHERE url = $1 AND client_id = $2',
       [`${site.origin}/b`, clientId],
@@ -131,6 +149,11 @@ describe('re-crawl', () => {
     expect((await docIds(clientId, '/b')).sort()).toEqual(beforeB.rows.map((r) => r.id).sort());
     expect(await docIds(clientId, '/d')).toEqual([]);
     expect(await count(pool, 'SELECT count(*) AS n FROM pages WHERE client_id = $1 AND url = $2', [clientId, `${site.origin}/d`])).toBe(0);
+    expect(await termStats()).toEqual({
+      documents: await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1', [clientId]),
+      damson: 0,
+      cranberry: c.rows.filter((r) => r.content.includes('cranberry')).length,
+    });
     // Only the changed pages' text was paid for.
     const inputs = fake.requests.embeddings.flatMap((r) => r.inputs);
     expect(inputs.length).toBe(c.rows.length + home.length);

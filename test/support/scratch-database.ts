@@ -38,6 +38,8 @@ export const KBCHAT_TABLES = [
   'leads',
   'webhook_deliveries',
   'usage',
+  'term_stats',
+  'term_stats_totals',
 ] as const;
 
 /**

@@ -2,6 +2,7 @@ import { isFrontierDrained, SEED_PARENT } from '@kbchat/shared/db/crawl-urls';
 import { activateJob, addJobCounters, addJobNote, lockJob, setJobPhase, setJobRobots } from '@kbchat/shared/db/jobs';
 import { deleteGonePages } from '@kbchat/shared/db/pages';
 import { withTransaction } from '@kbchat/shared/db/pool';
+import { refreshTermStats } from '@kbchat/shared/db/retrieval';
 import { touchSourceCrawled } from '@kbchat/shared/db/sources';
 import { settleJobIfDone } from '@kbchat/shared/embedding/settle-job';
 import { collectSitemapUrls } from '../web/sitemap.ts';
@@ -72,6 +73,8 @@ export async function finishCrawl(ctx: CrawlContext, data: { jobId: string; clie
       const removed = await deleteGonePages(tx, { sourceId: job.source_id, jobId: job.id, capped: job.frontier_capped });
       if (removed > 0) await addJobCounters(tx, job.id, { pages_removed: removed });
       await touchSourceCrawled(tx, job.source_id);
+      // The client's documents are what this crawl left: the full-text ranking's word weights follow.
+      await refreshTermStats(tx, job.client_id);
     }
     await setJobPhase(tx, job.id, 'embedding');
     return (await settleJobIfDone(tx, job.id)) ?? job;
