@@ -208,6 +208,22 @@ describe('retrieval against the real database', () => {
         .sort((a, b) => (a.ftsRank as number) - (b.ftsRank as number))
         .map((c) => c.url);
 
+    // The off-topic gate's count of words no chunk holds: by GIN probes before a refresh, from the
+    // statistics after; the same either way: "suits" and "zebra", which no chunk of this client holds.
+    const absent = async () =>
+      (
+        await searchCandidates(pool, {
+          clientId,
+          embeddingModel: seeder.provider.model,
+          embedding: undefined,
+          query: 'Which descaling kit suits a zebra boiler?',
+          k: 5,
+          exactScanMaxDocs: 2000,
+          efSearch: 100,
+        })
+      ).absentTerms;
+    expect(await absent()).toBe(2);
+
     // Before any refresh (a first crawl still running): ts_rank, which counts the common words.
     expect((await fullText())[0]).not.toBe(rare.url);
     await refreshTermStats(pool, other);
@@ -222,6 +238,7 @@ describe('retrieval against the real database', () => {
     expect(rows[0]?.lexemes).toBeGreaterThan(20);
     // "descaling" is in one chunk of 21, "install" and "kit" in all: the one page about descaling leads.
     expect((await fullText())[0]).toBe(rare.url);
+    expect(await absent()).toBe(2);
     // A refresh replaces the statistics: deleting the client's documents and refreshing leaves none.
     await pool.query('DELETE FROM documents WHERE client_id = $1', [clientId]);
     await refreshTermStats(pool, clientId);

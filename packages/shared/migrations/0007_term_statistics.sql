@@ -1,13 +1,15 @@
 -- Up Migration
 -- Term statistics per tenant, and a full-text list ranked by them (docs/retrieval.md, docs/performance.md).
 --
--- ts_rank knows nothing of how common a word is: for "How do I run a CPU-heavy calculation in a
--- separate thread?" a chunk saying "run" and "use" five times outranked the one about worker
--- threads, and a question's common words ("use", "file", "node") made hundreds of chunks candidates.
+-- ts_rank knows nothing of how common a word is: on the Node.js docs eval its full-text list found
+-- the answering page in the top 5 for 0.528 of the questions, plain BM25 for 0.750, and a question's
+-- common words ("use", "file", "node") made hundreds of chunks candidates.
 -- BM25's idf needs each lexeme's document frequency in the tenant's chunks: kept in term_stats,
 -- refreshed when a crawl's frontier drains (services/crawler crawl-run.ts) from ts_stat over the
--- tenant's tsvectors. Stale statistics between crawls only blur the weights; a tenant without any
--- yet (its first crawl running) is ranked by ts_rank as before.
+-- tenant's tsvectors. Between crawls nothing changes the documents' text, so the statistics hold;
+-- while a re-crawl runs, words it brings count as absent and the weights are the last crawl's until
+-- its frontier drains. A tenant without statistics yet (its first crawl running) is ranked by
+-- ts_rank and probed through the GIN index, as before.
 CREATE TABLE term_stats (
   client_id uuid NOT NULL REFERENCES clients(id) ON DELETE CASCADE,
   lexeme    text NOT NULL,
@@ -39,8 +41,9 @@ BEGIN
 END
 $fn$;
 
--- kbchat_search_candidates of 0006 with the full-text list ranked by the statistics above; the
--- probes, the vector list and the returned columns are unchanged.
+-- kbchat_search_candidates of 0006 with the full-text list ranked by the statistics above, which also
+-- answer the off-topic probes (which of the question's lexemes the tenant's chunks never hold). The
+-- size probe, the vector list and the returned columns are unchanged.
 CREATE OR REPLACE FUNCTION kbchat_search_candidates(
   p_client uuid,
   p_model text,
@@ -84,11 +87,8 @@ DECLARE
 BEGIN
   -- Counting stops past the threshold, so a big tenant costs no more than a small one here.
   SELECT count(*)::int INTO v_n FROM (SELECT 1 FROM documents d WHERE d.client_id = p_client LIMIT p_exact_max + 1) x;
-  -- The question's lexemes (English configuration: stemmed, stop words dropped), and how many of
-  -- them no document of the tenant contains (one GIN probe each): the off-topic gate's signal.
+  -- The question's lexemes (English configuration: stemmed, stop words dropped).
   v_terms := tsvector_to_array(to_tsvector('english', p_query));
-  SELECT count(*)::int INTO v_absent FROM unnest(v_terms) AS t(lexeme)
-   WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.client_id = p_client AND d.fts @@ quote_literal(t.lexeme)::tsquery);
   -- Which chunks the full-text list ranks, and how. With the tenant's term statistics, common words
   -- ("use", "file", "node": in more than a fifth of its chunks) neither select candidates nor weigh
   -- much: a chunk is ranked when it holds two of the question's other lexemes, or one rare one
@@ -110,9 +110,16 @@ BEGIN
               SELECT quote_literal(a.lexeme) || ' & ' || quote_literal(b.lexeme) AS x FROM s a, s b
                WHERE a.lexeme < b.lexeme AND a.share <= 0.2 AND b.share <= 0.2
               UNION ALL
-              SELECT quote_literal(r.lexeme) FROM s r WHERE r.share <= 0.01 OR r.ndoc <= 3) y)::tsquery
-      INTO v_b1, v_w1, v_b2, v_w2, v_b3, v_w3, v_b4, v_w4, v_candidates
+              SELECT quote_literal(r.lexeme) FROM s r WHERE r.share <= 0.01 OR r.ndoc <= 3) y)::tsquery,
+           -- The off-topic gate's signal: how many of the question's lexemes no chunk of the tenant
+           -- holds (a primary-key lookup each, not a GIN probe of the documents).
+           count(*) FILTER (WHERE s.ndoc = 0)::int
+      INTO v_b1, v_w1, v_b2, v_w2, v_b3, v_w3, v_b4, v_w4, v_candidates, v_absent
       FROM s;
+  ELSE
+    -- No statistics yet: the same count, one GIN probe per lexeme.
+    SELECT count(*)::int INTO v_absent FROM unnest(v_terms) AS t(lexeme)
+     WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.client_id = p_client AND d.fts @@ quote_literal(t.lexeme)::tsquery);
   END IF;
   IF v_n = 0 THEN
     RETURN QUERY SELECT NULL::uuid, NULL::uuid, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
