@@ -246,6 +246,36 @@ describe('retrieval against the real database', () => {
     expect(after.rows[0].n).toBe(0);
   });
 
+  it('draws full-text candidates from the rarest words of a long message', async () => {
+    // 46 made-up words, each alone in three chunks, and one word in a single chunk that sorts last.
+    const words = Array.from(
+      { length: 46 },
+      (_, i) => `kab${String.fromCharCode(97 + Math.floor(i / 26))}${String.fromCharCode(97 + (i % 26))}`,
+    );
+    const pages: SeedPage[] = words.flatMap((w, i) =>
+      [0, 1, 2].map((copy) => ({ url: `https://long.example/${w}/${copy}`, title: `Note ${i}`, chunks: [`A note about ${w}.`] })),
+    );
+    pages.push({ url: 'https://long.example/quokka', title: 'Another note', chunks: ['A note about the zzquokka.'] });
+    const clientId = await newClient();
+    await seeder.seed(clientId, pages, { embed: false });
+    await refreshTermStats(pool, clientId);
+    // A pasted wall of words: only the 32 rarest single words (and pairs of the 12 rarest) select
+    // candidates, so hundreds of lexemes cannot make a tsquery of every pair; the rarest word,
+    // though last in alphabetical order, is among them and its chunk leads.
+    const query = [...words, 'zzquokka'].join(' ');
+    const { candidates } = await searchCandidates(pool, {
+      clientId,
+      embeddingModel: seeder.provider.model,
+      embedding: undefined,
+      query,
+      k: 20,
+      exactScanMaxDocs: 2000,
+      efSearch: 100,
+    });
+    const fullText = candidates.filter((c) => c.ftsRank !== null).sort((a, b) => (a.ftsRank as number) - (b.ftsRank as number));
+    expect(fullText[0]?.url).toBe('https://long.example/quokka');
+  });
+
   it('floors unrelated questions to no passages, and boosts the visitor’s page', async () => {
     const clientId = await newClient();
     await seeder.seed(clientId, plumbingSite('https://floor.example'));

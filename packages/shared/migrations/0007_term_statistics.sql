@@ -106,11 +106,17 @@ BEGIN
            coalesce(array_agg(s.lexeme) FILTER (WHERE s.share > 0.05 AND s.share <= 0.2), '{}'),
            coalesce(avg(s.idf) FILTER (WHERE s.share > 0.05 AND s.share <= 0.2), 0),
            coalesce(array_agg(s.lexeme) FILTER (WHERE s.share > 0.2), '{}'), coalesce(avg(s.idf) FILTER (WHERE s.share > 0.2), 0),
+           -- Candidates from the question's most telling lexemes only: pairs among its 12 rarest
+           -- non-common ones, and its 32 rarest rare ones (a 4,000-character message holds hundreds of
+           -- lexemes, and all their pairs made a tsquery that took seconds to search).
            (SELECT string_agg(x, ' | ') FROM (
-              SELECT quote_literal(a.lexeme) || ' & ' || quote_literal(b.lexeme) AS x FROM s a, s b
-               WHERE a.lexeme < b.lexeme AND a.share <= 0.2 AND b.share <= 0.2
+              SELECT quote_literal(a.lexeme) || ' & ' || quote_literal(b.lexeme) AS x
+                FROM (SELECT i.lexeme FROM s i WHERE i.share <= 0.2 ORDER BY i.idf DESC, i.lexeme LIMIT 12) a,
+                     (SELECT i.lexeme FROM s i WHERE i.share <= 0.2 ORDER BY i.idf DESC, i.lexeme LIMIT 12) b
+               WHERE a.lexeme < b.lexeme
               UNION ALL
-              SELECT quote_literal(r.lexeme) FROM s r WHERE r.share <= 0.01 OR r.ndoc <= 3) y)::tsquery,
+              SELECT quote_literal(r.lexeme)
+                FROM (SELECT i.lexeme FROM s i WHERE i.share <= 0.01 OR i.ndoc <= 3 ORDER BY i.idf DESC, i.lexeme LIMIT 32) r) y)::tsquery,
            -- The off-topic gate's signal: how many of the question's lexemes no chunk of the tenant
            -- holds (a primary-key lookup each, not a GIN probe of the documents).
            count(*) FILTER (WHERE s.ndoc = 0)::int
@@ -172,8 +178,11 @@ BEGIN
   RETURN QUERY
   WITH v AS (SELECT u.id, u.dist, u.rank FROM unnest(v_ids, v_dists) WITH ORDINALITY AS u(id, dist, rank)),
   q AS (SELECT replace(plainto_tsquery('english', p_query)::text, ' & ', ' | ')::tsquery AS tsq,
+              -- Without statistics, the 12 longest lexemes stand in for the rarest (the cap as above).
               (SELECT string_agg(quote_literal(a) || ' & ' || quote_literal(b), ' | ')
-                 FROM unnest(v_terms) a, unnest(v_terms) b WHERE a < b)::tsquery AS pairs),
+                 FROM (SELECT t FROM unnest(v_terms) t ORDER BY length(t) DESC, t LIMIT 12) x(a),
+                      (SELECT t FROM unnest(v_terms) t ORDER BY length(t) DESC, t LIMIT 12) y(b)
+                WHERE a < b)::tsquery AS pairs),
   f AS (
     SELECT s.id, row_number() OVER (ORDER BY s.score DESC, s.url, s.chunk_index) AS rank FROM (
       SELECT d.id, d.url, d.chunk_index,
