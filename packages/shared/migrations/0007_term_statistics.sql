@@ -172,9 +172,9 @@ BEGIN
   -- quoted lexemes, so swapping its & for | is safe. Candidates: with term statistics, v_candidates
   -- (above); without, chunks with at least two of the query's lexemes (`pairs`: any two, through the
   -- GIN index; NULL for a one-lexeme query, which then matches on its word) ranked by ts_rank: ranking
-  -- every chunk that shares one common word was most of a chat request's database time. Equal scores (common: ts_rank of short chunks) go by page URL and chunk order, not
-  -- by the random ids a re-crawl changes, so the same question keeps its list across crawls and
-  -- databases. Then both lists' chunks with the signals ranking needs.
+  -- every chunk that shares one common word was most of a chat request's database time. Equal scores
+  -- go by page URL and chunk order, not by the random ids a re-crawl changes, so the same question
+  -- keeps its list across crawls and databases. Then both lists' chunks with the signals ranking needs.
   RETURN QUERY
   WITH v AS (SELECT u.id, u.dist, u.rank FROM unnest(v_ids, v_dists) WITH ORDINALITY AS u(id, dist, rank)),
   q AS (SELECT replace(plainto_tsquery('english', p_query)::text, ' & ', ' | ')::tsquery AS tsq,
