@@ -19,6 +19,23 @@ describe('retrieval against the real database', () => {
   const config = loadConfig(testEnv());
 
   const newClient = async () => (await insertClient(pool, { name: `retrieval-${randomUUID().slice(0, 6)}` })).id;
+  /** The full-text list alone (no query vector): its page URLs best first, and the off-topic count. */
+  const fullTextSearch = async (clientId: string, query: string, k = 5) => {
+    const result = await searchCandidates(pool, {
+      clientId,
+      embeddingModel: seeder.provider.model,
+      embedding: undefined,
+      query,
+      k,
+      exactScanMaxDocs: 2000,
+      efSearch: 100,
+    });
+    const urls = result.candidates
+      .filter((c) => c.ftsRank !== null)
+      .sort((a, b) => (a.ftsRank as number) - (b.ftsRank as number))
+      .map((c) => c.url);
+    return { urls, absentTerms: result.absentTerms };
+  };
 
   // A database of this file's own: what an HNSW scan finds depends on every row in the index, so
   // other test files' documents in the shared run database would change the premise below.
@@ -192,36 +209,11 @@ describe('retrieval against the real database', () => {
       { embed: false },
     );
     const query = 'How do I install the descaling kit?';
-    const fullText = async () =>
-      (
-        await searchCandidates(pool, {
-          clientId,
-          embeddingModel: seeder.provider.model,
-          embedding: undefined,
-          query,
-          k: 5,
-          exactScanMaxDocs: 2000,
-          efSearch: 100,
-        })
-      ).candidates
-        .filter((c) => c.ftsRank !== null)
-        .sort((a, b) => (a.ftsRank as number) - (b.ftsRank as number))
-        .map((c) => c.url);
+    const fullText = async () => (await fullTextSearch(clientId, query)).urls;
 
     // The off-topic gate's count of words no chunk holds: by GIN probes before a refresh, from the
     // statistics after; the same either way: "suits" and "zebra", which no chunk of this client holds.
-    const absent = async () =>
-      (
-        await searchCandidates(pool, {
-          clientId,
-          embeddingModel: seeder.provider.model,
-          embedding: undefined,
-          query: 'Which descaling kit suits a zebra boiler?',
-          k: 5,
-          exactScanMaxDocs: 2000,
-          efSearch: 100,
-        })
-      ).absentTerms;
+    const absent = async () => (await fullTextSearch(clientId, 'Which descaling kit suits a zebra boiler?')).absentTerms;
     expect(await absent()).toBe(2);
 
     // Before any refresh (a first crawl still running): ts_rank, which counts the common words.
@@ -263,17 +255,8 @@ describe('retrieval against the real database', () => {
     // candidates, so hundreds of lexemes cannot make a tsquery of every pair; the rarest word,
     // though last in alphabetical order, is among them and its chunk leads.
     const query = [...words, 'zzquokka'].join(' ');
-    const { candidates } = await searchCandidates(pool, {
-      clientId,
-      embeddingModel: seeder.provider.model,
-      embedding: undefined,
-      query,
-      k: 20,
-      exactScanMaxDocs: 2000,
-      efSearch: 100,
-    });
-    const fullText = candidates.filter((c) => c.ftsRank !== null).sort((a, b) => (a.ftsRank as number) - (b.ftsRank as number));
-    expect(fullText[0]?.url).toBe('https://long.example/quokka');
+    const { urls } = await fullTextSearch(clientId, query, 20);
+    expect(urls[0]).toBe('https://long.example/quokka');
   });
 
   it('floors unrelated questions to no passages, and boosts the visitor’s page', async () => {
