@@ -1,6 +1,7 @@
 import { normalizeUrl } from '../crawl/url.ts';
 import type { Pool } from '../db/pool.ts';
 import { type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
+import { walkNearDuplicates } from './near-duplicates.ts';
 
 /**
  * Hybrid retrieval (DESIGN.md §5, docs/retrieval.md): vector and full-text candidates fused by
@@ -143,22 +144,19 @@ export function rankCandidates(
  * all-in-one page that repeats every other page never crowds out the page that owns the text.
  */
 export function dropNearDuplicates(ranked: RankedPassage[]): RankedPassage[] {
-  const kept: { passage: RankedPassage; shingles: Set<number> }[] = [];
-  for (const passage of ranked) {
-    const shingles = wordShingles(passage.content);
-    const twin = kept.find(
-      (k) => k.passage.contentHash === passage.contentHash || containment(k.shingles, shingles) >= DUPLICATE_CONTAINMENT,
-    );
-    if (!twin) {
-      kept.push({ passage, shingles });
-      continue;
+  const kept: RankedPassage[] = [];
+  walkNearDuplicates(ranked, DUPLICATE_CONTAINMENT, (i, slot) => {
+    const passage = ranked[i] as RankedPassage;
+    if (slot < 0) {
+      kept.push(passage);
+      return true;
     }
-    if (passage.pageChunks < twin.passage.pageChunks && passage.url !== twin.passage.url) {
-      twin.passage = { ...passage, score: twin.passage.score, boosted: twin.passage.boosted || passage.boosted };
-      twin.shingles = shingles;
-    }
-  }
-  return kept.map((k) => k.passage);
+    const twin = kept[slot] as RankedPassage;
+    if (passage.pageChunks >= twin.pageChunks || passage.url === twin.url) return false;
+    kept[slot] = { ...passage, score: twin.score, boosted: twin.boosted || passage.boosted };
+    return true;
+  });
+  return kept;
 }
 
 /** Up to `limit` passages, at most MAX_CHUNKS_PER_PAGE per page first, then the rest in rank order. */
@@ -176,37 +174,6 @@ function diversify(ranked: RankedPassage[], limit: number): RankedPassage[] {
   }
   const chosen = new Set([...first.slice(0, limit), ...rest.slice(0, Math.max(0, limit - first.length))]);
   return ranked.filter((p) => chosen.has(p));
-}
-
-/** Word 4-grams as 32-bit FNV-1a hashes: set lookups on numbers, not on joined strings. */
-function wordShingles(text: string, n = 4): Set<number> {
-  const words = text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
-  const hashes = words.map(fnv1a);
-  const out = new Set<number>();
-  if (words.length < n) {
-    if (words.length > 0) out.add(hashes.reduce((h, w) => Math.imul(h ^ w, 0x01000193) >>> 0, 0x811c9dc5));
-    return out;
-  }
-  for (let i = 0; i + n <= hashes.length; i++) {
-    let h = 0x811c9dc5;
-    for (let j = i; j < i + n; j++) h = Math.imul(h ^ (hashes[j] as number), 0x01000193) >>> 0;
-    out.add(h);
-  }
-  return out;
-}
-
-function fnv1a(word: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), 0x01000193) >>> 0;
-  return h;
-}
-
-function containment(a: Set<number>, b: Set<number>): number {
-  const [small, large] = a.size <= b.size ? [a, b] : [b, a];
-  if (small.size === 0) return 0;
-  let shared = 0;
-  for (const s of small) if (large.has(s)) shared++;
-  return shared / small.size;
 }
 
 /** Distinct pages of the passages, in the order given: the `sources` of an answer. */
