@@ -66,6 +66,10 @@ export function chatRateLimit(deps: ChatRateLimitDeps) {
     deps.redis.defineCommand('kbchatSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW });
   }
   let lastWarning = 0;
+  // Window entries must be unique across replicas: a random prefix per process, then a counter
+  // (a getrandom call per request was ~30 µs of the event loop).
+  const memberPrefix = `${randomBytes(6).toString('base64url')}.`;
+  let sequence = 0;
   return async function chatRateLimitHook(req: FastifyRequest, reply: FastifyReply): Promise<void> {
     const clientId = req.publicClient?.id;
     if (!clientId) return;
@@ -75,7 +79,7 @@ export function chatRateLimit(deps: ChatRateLimitDeps) {
         `${deps.keyPrefix}:ratelimit:chat:${clientId}`,
         WINDOW_MS,
         deps.limitPerMinute,
-        randomBytes(6).toString('base64url'),
+        memberPrefix + (sequence++).toString(36),
       );
     } catch (err) {
       if (Date.now() - lastWarning > 30_000) {
