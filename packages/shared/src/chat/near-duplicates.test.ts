@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { walkNearDuplicates, writeShingles } from './near-duplicates.ts';
+import { setWalkNumberForTests, walkNearDuplicates, writeShingles } from './near-duplicates.ts';
 
 interface Text {
   content: string;
@@ -156,6 +156,14 @@ describe('walkNearDuplicates', () => {
     );
     expect(outer).toEqual(decisions(reference, long, () => true));
     expect(inner).toEqual(decisions(reference, short, () => true));
+  });
+
+  it('keeps deciding right when the walk numbers wrap (one process, billions of requests)', () => {
+    setWalkNumberForTests(0x7fffffff - 2);
+    for (let seed = 300; seed < 306; seed++) {
+      const texts = corpus(seed, 30);
+      expect(decisions(walkNearDuplicates, texts, () => false)).toEqual(decisions(reference, texts, () => false));
+    }
   });
 });
 

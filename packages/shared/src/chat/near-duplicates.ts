@@ -93,24 +93,27 @@ interface Workspace {
   walk: number;
 }
 
-function workspace(shingles: number, table: number): Workspace {
+function workspace(bound: number, table: number): Workspace {
   return {
-    shingles: new Int32Array(shingles),
-    stamp: new Int32Array(table),
-    key: new Int32Array(table),
-    seenBy: new Int32Array(table),
-    head: new Int32Array(table),
-    postSlot: new Int32Array(shingles),
-    postVersion: new Int32Array(shingles),
-    postNext: new Int32Array(shingles),
-    slots: new Int32Array(shingles),
+    shingles: new Int32Array(bound),
+    postSlot: new Int32Array(bound),
+    postVersion: new Int32Array(bound),
+    postNext: new Int32Array(bound),
+    slots: new Int32Array(bound),
+    ...hashTable(table),
     walk: 0,
   };
+}
+
+function hashTable(size: number): Pick<Workspace, 'stamp' | 'key' | 'seenBy' | 'head'> {
+  return { stamp: new Int32Array(size), key: new Int32Array(size), seenBy: new Int32Array(size), head: new Int32Array(size) };
 }
 
 /** Reused across walks (allocating and zeroing ~100 KB of typed arrays per request cost more than the walk). */
 let reusable: Workspace | undefined;
 let inUse = false;
+/** Walks are numbered in the Int32Array of stamps: past this the stamps are cleared and numbering restarts. */
+const LAST_WALK = 0x7fffffff;
 
 /**
  * Offers `texts` in order to a growing list of kept ones. For each text `decide(text, slot)` is
@@ -127,8 +130,10 @@ export function walkNearDuplicates(
   // A word is at least one character and words are apart: at most len / 2 + 1 shingles a text.
   let bound = 1;
   for (const t of texts) bound += (t.content.length >> 1) + 1;
-  let ws = inUse ? undefined : reusable;
-  if (!ws || ws.shingles.length < bound) ws = workspace(bound, 64);
+  // A walk started from inside `decide` gets a workspace of its own.
+  const nested = inUse;
+  let ws = nested ? undefined : reusable;
+  if (!ws || ws.shingles.length < bound) ws = workspace(bound, ws?.stamp.length ?? 64);
   const offsets = new Array<number>(texts.length + 1);
   let total = 0;
   for (let i = 0; i < texts.length; i++) {
@@ -136,20 +141,29 @@ export function walkNearDuplicates(
     total += writeShingles((texts[i] as { content: string }).content, ws.shingles, total);
   }
   offsets[texts.length] = total;
-  let capacity = ws.stamp.length;
-  while (capacity < total * 2) capacity <<= 1;
-  if (capacity > ws.stamp.length) {
-    const shingles = ws.shingles;
-    ws = workspace(shingles.length, capacity);
-    ws.shingles = shingles;
+  if (ws.stamp.length < total * 2) {
+    let size = ws.stamp.length;
+    while (size < total * 2) size <<= 1;
+    Object.assign(ws, hashTable(size), { walk: 0 });
   }
-  if (!inUse) reusable = ws;
+  if (ws.walk >= LAST_WALK) {
+    ws.stamp.fill(0);
+    ws.walk = 0;
+  }
+  if (nested) return walk(ws, texts, offsets, minContainment, decide);
+  reusable = ws;
   inUse = true;
   try {
     walk(ws, texts, offsets, minContainment, decide);
   } finally {
-    if (ws === reusable) inUse = false;
+    inUse = false;
   }
+}
+
+/** Tests: the reused workspace's walk number, to reach where numbering wraps. */
+export function setWalkNumberForTests(walk: number): void {
+  reusable ??= workspace(1024, 64);
+  reusable.walk = walk;
 }
 
 function walk(
