@@ -150,7 +150,10 @@ export function walkNearDuplicates(
     ws.stamp.fill(0);
     ws.walk = 0;
   }
-  if (nested) return walk(ws, texts, offsets, minContainment, decide);
+  if (nested) {
+    walk(ws, texts, offsets, minContainment, decide);
+    return;
+  }
   reusable = ws;
   inUse = true;
   try {
