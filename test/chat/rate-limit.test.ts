@@ -65,6 +65,25 @@ describe('chat rate limit across two gateway replicas on one Redis', () => {
   });
 });
 
+describe('chat rate limit under a burst', () => {
+  let kb: Kbchat;
+  beforeAll(async () => {
+    kb = await startKbchat({ services: ['gateway'], env: { CHAT_RATE_LIMIT_PER_MINUTE: '20' } });
+  });
+  afterAll(async () => {
+    await kb?.stop();
+  });
+
+  it('admits exactly the limit of 40 requests sent at once (many land in the same millisecond)', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    const statuses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => api(kb.baseUrl, 'POST', '/api/chat', { clientId, message: `burst ${i}` }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(20);
+  });
+});
+
 describe('chat rate limit while Redis is down', () => {
   let kb: Kbchat;
   let redis: Awaited<ReturnType<typeof startPrivateRedis>> | undefined;
