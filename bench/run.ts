@@ -25,6 +25,7 @@ const { values: flags, positionals } = parseArgs({
     quick: { type: 'boolean', default: false },
     'crawl-rounds': { type: 'string' },
     'chat-seconds': { type: 'string' },
+    'chat-rounds': { type: 'string' },
     'scale-documents': { type: 'string' },
     databases: { type: 'string' },
   },
@@ -41,7 +42,13 @@ const env = benchEnv();
 
 const runners: Record<Part, () => Promise<PartResult>> = {
   crawl: () => crawlBench(env, { concurrency: 8, rounds: Number(flags['crawl-rounds'] ?? (quick ? 1 : 2)) }),
-  chat: () => chatBench(env, { documents: 1000, concurrency: [1, 16, 64], seconds: Number(flags['chat-seconds'] ?? (quick ? 5 : 10)) }),
+  chat: () =>
+    chatBench(env, {
+      documents: 1000,
+      concurrency: [1, 16, 64],
+      seconds: Number(flags['chat-seconds'] ?? (quick ? 5 : 10)),
+      rounds: Math.max(1, Number(flags['chat-rounds'] ?? (quick ? 1 : 3)) || 1),
+    }),
   retrieval: () =>
     retrievalBench(env, { databases: (flags.databases ?? 'native,embedded').split(',').map((d) => d.trim()) as ('native' | 'embedded')[] }),
   embeddings: () => embeddingsBench(env),
