@@ -15,20 +15,13 @@ import { loadConfig } from '@kbchat/shared/config';
 import { findClient, insertClient } from '@kbchat/shared/db/clients';
 import { appendTurns } from '@kbchat/shared/db/messages';
 import { migrate } from '@kbchat/shared/db/migrate';
-import { createPool, toVector, toVectorBinary } from '@kbchat/shared/db/pool';
-import {
-  type CandidateResult,
-  EXACT_SCAN_FACTOR,
-  EXACT_SCAN_MIN_DOCS,
-  refreshTermStats,
-  searchCandidates,
-} from '@kbchat/shared/db/retrieval';
+import { createPool, toVector } from '@kbchat/shared/db/pool';
+import { type CandidateResult, searchCandidates } from '@kbchat/shared/db/retrieval';
 import { createLogger } from '@kbchat/shared/logger';
 import { embedLocal } from '@kbchat/shared/providers/local-embedder';
 import { Redis } from 'ioredis';
-import { createSeeder } from '../test/support/seed-documents.ts';
 import { benchEnv, createDatabase, log, round } from './lib/env.ts';
-import { HOME_QUESTIONS, homeServicesCorpus } from './lib/home-services.ts';
+import { HOME_QUESTIONS, seedHomeServices } from './lib/home-services.ts';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '600' }, json: { type: 'boolean', default: false } } });
 const runs = Number(args.runs);
@@ -66,28 +59,23 @@ async function measure(kind: 'postgres' | 'node', name: string, step: (i: number
 
 try {
   const client = await insertClient(pool, { name: 'Bench Home Services' });
-  const seeder = createSeeder(db.url, config);
-  await seeder.seed(client.id, homeServicesCorpus('https://bench-home.example', 1000));
-  await refreshTermStats(seeder.pool, client.id);
-  await seeder.pool.query('VACUUM ANALYZE documents');
-  await seeder.close();
+  await seedHomeServices(db.url, config, client.id, 1000);
   const service = createChatService({ config, log: createLogger({ level: 'warn' }), pool, redis });
   const model = service.embeddings.model;
   const vectors = HOME_QUESTIONS.map((q) => embedLocal(q));
   const pid = Number((await pool.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
-  const search = (i: number, vector: boolean, fullText: boolean) =>
-    pool.query('SELECT * FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)', [
-      client.id,
-      model,
-      vector ? toVectorBinary(vectors[i % vectors.length] as number[]) : null,
-      config.RETRIEVAL_CANDIDATES,
-      question(i),
+  // The gateway's own call (searchCandidates); a list is left out by passing no vector / fullText false.
+  const search = (i: number, vector = true, fullText = true) =>
+    searchCandidates(pool, {
+      clientId: client.id,
+      embeddingModel: model,
+      embedding: vector ? vectors[i % vectors.length] : undefined,
+      query: question(i),
+      k: config.RETRIEVAL_CANDIDATES,
+      exactScanMaxDocs: config.RETRIEVAL_EXACT_SCAN_MAX_DOCS,
+      efSearch: config.RETRIEVAL_HNSW_EF_SEARCH,
       fullText,
-      config.RETRIEVAL_EXACT_SCAN_MAX_DOCS,
-      EXACT_SCAN_FACTOR * config.RETRIEVAL_CANDIDATES,
-      EXACT_SCAN_MIN_DOCS,
-      config.RETRIEVAL_HNSW_EF_SEARCH,
-    ]);
+    });
   const turns = (i: number) =>
     appendTurns(pool, client.id, randomUUID(), [
       { role: 'user', content: question(i) },
@@ -125,34 +113,12 @@ try {
   await measure('postgres', 'SELECT 1', () => pool.query('SELECT 1'), pid);
 
   const candidates: CandidateResult[] = [];
-  for (let i = 0; i < HOME_QUESTIONS.length; i++) {
-    candidates.push(
-      await searchCandidates(pool, {
-        clientId: client.id,
-        embeddingModel: model,
-        embedding: vectors[i],
-        query: question(i),
-        k: config.RETRIEVAL_CANDIDATES,
-        exactScanMaxDocs: config.RETRIEVAL_EXACT_SCAN_MAX_DOCS,
-        efSearch: config.RETRIEVAL_HNSW_EF_SEARCH,
-      }),
-    );
-  }
+  for (let i = 0; i < HOME_QUESTIONS.length; i++) candidates.push(await search(i));
   const prepared: PreparedChat[] = [];
   for (let i = 0; i < HOME_QUESTIONS.length; i++) prepared.push(await service.prepare({ client, message: question(i) }));
   await measure('node', 'answer(): retrieval, answer, storing the turns', (i) => service.answer({ client, message: question(i) }));
   await measure('node', 'the client row', () => findClient(pool, client.id));
-  await measure('node', 'the search round trip', (i) =>
-    searchCandidates(pool, {
-      clientId: client.id,
-      embeddingModel: model,
-      embedding: vectors[i % vectors.length],
-      query: question(i),
-      k: config.RETRIEVAL_CANDIDATES,
-      exactScanMaxDocs: config.RETRIEVAL_EXACT_SCAN_MAX_DOCS,
-      efSearch: config.RETRIEVAL_HNSW_EF_SEARCH,
-    }),
-  );
+  await measure('node', 'the search round trip', (i) => search(i));
   await measure('node', 'rankCandidates (floor, fusion, near-duplicates)', (i) => {
     const c = candidates[i % candidates.length] as CandidateResult;
     return rankCandidates(c.candidates, c.queryTerms.length, service.settings);

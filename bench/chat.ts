@@ -8,10 +8,8 @@
 // the vector and full-text lists, ranking, the extractive answer, storing the turn.
 
 import { loadConfig } from '@kbchat/shared/config';
-import { refreshTermStats } from '@kbchat/shared/db/retrieval';
 import { freePort } from '@kbchat/shared/redis';
 import autocannon from 'autocannon';
-import { createSeeder } from '../test/support/seed-documents.ts';
 import {
   type BenchEnv,
   cpuSeconds,
@@ -24,7 +22,7 @@ import {
   startKbchatProcess,
   waitForHttp,
 } from './lib/env.ts';
-import { HOME_QUESTIONS, homeServicesCorpus } from './lib/home-services.ts';
+import { HOME_QUESTIONS, seedHomeServices } from './lib/home-services.ts';
 import { type PartResult, type Row, ratio } from './lib/report.ts';
 
 export interface ChatOptions {
@@ -102,15 +100,7 @@ export async function chatBench(env: BenchEnv, options: ChatOptions): Promise<Pa
   try {
     await waitForHttp(`${floorUrl}/healthz`, 60_000, floor);
     const clientId = await createClient(kb.baseUrl, 'Bench Home Services');
-    const seeder = createSeeder(db.url, loadConfig({ ...kb.env }));
-    await seeder.seed(clientId, homeServicesCorpus('https://bench-home.example', options.documents));
-    // The term statistics a crawl leaves when its frontier drains (the full-text list's word weights).
-    await refreshTermStats(seeder.pool, clientId);
-    // The steady state autovacuum keeps: statistics, and the GIN pending list of the freshly
-    // inserted rows merged into the index (otherwise every full-text probe scans that list).
-    await seeder.pool.query('VACUUM ANALYZE documents');
-    documents = (await seeder.pool.query('SELECT count(*)::int AS n FROM documents WHERE client_id = $1', [clientId])).rows[0].n;
-    await seeder.close();
+    documents = await seedHomeServices(db.url, loadConfig({ ...kb.env }), clientId, options.documents);
 
     log(`chat: ${documents} documents seeded; warming up`);
     await load(kb.baseUrl, clientId, 4, 2);

@@ -1,5 +1,7 @@
 // A small home-services company's documentation, generated: the chat benchmarks' knowledge base.
-import type { SeedPage } from '../../test/support/seed-documents.ts';
+import type { Config } from '@kbchat/shared/config';
+import { refreshTermStats } from '@kbchat/shared/db/retrieval';
+import { createSeeder, type SeedPage } from '../../test/support/seed-documents.ts';
 
 // 5 chunks per page, ~900 characters each.
 export const TOPICS = [
@@ -77,3 +79,22 @@ export const HOME_QUESTIONS = TOPICS.flatMap((topic) =>
     i % 2 === 0 ? `How much does ${aspect} of a ${topic} cost?` : `Do you offer ${aspect} for my ${topic}? It is about ten years old.`,
   ),
 );
+
+/**
+ * Seeds one client with the generated corpus as the chat benchmarks measure it: the term statistics
+ * a crawl leaves when its frontier drains (the full-text list's word weights), then the steady state
+ * autovacuum keeps — statistics, and the GIN pending list of the freshly inserted rows merged into
+ * the index (otherwise every full-text probe scans that list). Returns the client's document count.
+ */
+export async function seedHomeServices(databaseUrl: string, config: Config, clientId: string, documents: number): Promise<number> {
+  const seeder = createSeeder(databaseUrl, config);
+  try {
+    await seeder.seed(clientId, homeServicesCorpus('https://bench-home.example', documents));
+    await refreshTermStats(seeder.pool, clientId);
+    await seeder.pool.query('VACUUM ANALYZE documents');
+    const { rows } = await seeder.pool.query('SELECT count(*)::int AS n FROM documents WHERE client_id = $1', [clientId]);
+    return rows[0].n;
+  } finally {
+    await seeder.close();
+  }
+}
