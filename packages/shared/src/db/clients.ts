@@ -38,9 +38,15 @@ export async function insertClient(
   return rows[0] as ClientRow;
 }
 
+/** Every public request reads its client: a named statement (pool.ts), its columns listed. */
+const FIND_CLIENT = {
+  name: 'kbchat_find_client',
+  text: 'SELECT id, name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins, created_at, updated_at FROM clients WHERE id = $1',
+} as const;
+
 export async function findClient(db: Queryable, clientId: string): Promise<ClientRow | undefined> {
   if (!isUuid(clientId)) return undefined;
-  const { rows } = await db.query<ClientRow>('SELECT * FROM clients WHERE id = $1', [clientId]);
+  const { rows } = await db.query<ClientRow>({ ...FIND_CLIENT, values: [clientId] });
   return rows[0];
 }
 

@@ -11,6 +11,14 @@ export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
  * A pg Pool whose result parser knows pgvector's types (vector → number[]).
  * The vector type's oid is looked up once, so no connection pays an extra round trip.
  * Call after migrations (the extension must exist).
+ *
+ * Hot statements are named (`{ name, text, values }`): node-postgres parses a named statement once
+ * per connection and then only binds and executes it, which saves Postgres its parse and plan on
+ * every call (docs/performance.md, 1b). A named statement's result columns are fixed when it is
+ * first parsed, so it lists them instead of `*`: a migration that adds a column must not break the
+ * connections of processes still running. The embedded PGlite serves every connection from one
+ * session, where a name prepared by one connection collides with the next one's; there names are
+ * dropped and each call is parsed as before.
  */
 export async function createPool(options: {
   connectionString: string;
@@ -18,7 +26,7 @@ export async function createPool(options: {
   log?: Logger;
   applicationName?: string;
 }): Promise<Pool> {
-  const vectorOids = await lookupVectorOids(options.connectionString);
+  const { vectorOids, sharedSession } = await lookupServer(options.connectionString);
   const types = {
     getTypeParser(oid: number, format?: 'text' | 'binary') {
       if (vectorOids.has(oid) && format !== 'binary') return (value: string) => pgvector.fromSql(value);
@@ -29,6 +37,7 @@ export async function createPool(options: {
     connectionString: options.connectionString,
     max: options.max ?? 10,
     types,
+    ...(sharedSession ? { Client: UnnamedStatementClient } : {}),
     application_name: options.applicationName ?? 'kbchat',
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
@@ -39,17 +48,34 @@ export async function createPool(options: {
   return pool;
 }
 
-async function lookupVectorOids(connectionString: string): Promise<Set<number>> {
+async function lookupServer(connectionString: string): Promise<{ vectorOids: Set<number>; sharedSession: boolean }> {
   const client = new pg.Client({ connectionString, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
-    const { rows } = await client.query<{ oid: number }>(
-      "SELECT oid FROM pg_type WHERE typname IN ('vector', 'halfvec') AND typnamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'vector')",
+    const { rows } = await client.query<{ oid: number; version: string }>(
+      "SELECT oid, version() FROM pg_type WHERE typname IN ('vector', 'halfvec') AND typnamespace = (SELECT extnamespace FROM pg_extension WHERE extname = 'vector')",
     );
     if (rows.length === 0) throw new Error('the vector extension is not installed in this database');
-    return new Set(rows.map((r) => Number(r.oid)));
+    return { vectorOids: new Set(rows.map((r) => Number(r.oid))), sharedSession: isSharedSessionServer(rows[0]?.version ?? '') };
   } finally {
     await client.end();
+  }
+}
+
+/** PGlite: one backend session behind every connection (embedded-postgres.ts). */
+export function isSharedSessionServer(version: string): boolean {
+  return version.includes('PGlite');
+}
+
+/** A client that runs named statements unnamed: for a server whose connections share one session. */
+class UnnamedStatementClient extends pg.Client {
+  // biome-ignore lint/suspicious/noExplicitAny: pg.Client.query's overloads are passed through as they are.
+  override query(config: any, ...rest: any[]): any {
+    if (config !== null && typeof config === 'object' && typeof config.name === 'string' && typeof config.submit !== 'function') {
+      const { name: _name, ...unnamed } = config;
+      return (super.query as (...args: unknown[]) => unknown)(unnamed, ...rest);
+    }
+    return (super.query as (...args: unknown[]) => unknown)(config, ...rest);
   }
 }
 
