@@ -64,6 +64,20 @@ describe('named statements', () => {
     }
   });
 
+  it('are parsed on every call with preparedStatements false (DATABASE_PREPARED_STATEMENTS, for poolers)', async () => {
+    const client = await insertClient(pool, { name: 'Behind a pooler' });
+    const unprepared = await createPool({ connectionString: scratch.url, max: 1, preparedStatements: false });
+    const db = await unprepared.connect();
+    try {
+      expect(await chatPath(db, client.id, 'pooled')).toHaveLength(4);
+      const { rows } = await db.query('SELECT name FROM pg_prepared_statements');
+      expect(rows).toEqual([]);
+    } finally {
+      db.release();
+      await unprepared.end();
+    }
+  });
+
   it('keep working on a connection after a migration adds a column to a table they read', async () => {
     const client = await insertClient(pool, { name: 'Before the migration' });
     const db = await pool.connect();

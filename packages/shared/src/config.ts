@@ -98,6 +98,12 @@ const configObject = z.object({
   /** Postgres with pgvector. Unset: an embedded PGlite under DATA_DIR, served over the wire protocol. */
   DATABASE_URL: optionalString.pipe(url(['postgres:', 'postgresql:']).optional()),
   DATABASE_POOL_MAX: int(1, 500).default(10),
+  /**
+   * The chat path's statements are prepared once per connection (db/pool.ts). false: every call is
+   * parsed anew, for a pooler that cannot keep a prepared statement on a server connection
+   * (PgBouncer in transaction mode before 1.21, or with max_prepared_statements = 0).
+   */
+  DATABASE_PREPARED_STATEMENTS: bool.default(true),
   /** Unset: redis://127.0.0.1:6379, or a private redis-server under DATA_DIR when none answers there. */
   REDIS_URL: optionalString.pipe(url(['redis:', 'rediss:']).optional()),
   /** Prefix of every Redis key kbchat writes (queues use it as a {hash tag} for Redis Cluster). */

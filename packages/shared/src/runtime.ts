@@ -54,7 +54,12 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
       log.info({ dataDir: dir }, 'no DATABASE_URL: embedded Postgres (PGlite + pgvector) started');
     }
     await migrate(databaseUrl, log);
-    const pool = await createPool({ connectionString: databaseUrl, max: config.DATABASE_POOL_MAX, log });
+    const pool = await createPool({
+      connectionString: databaseUrl,
+      max: config.DATABASE_POOL_MAX,
+      preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
+      log,
+    });
     cleanups.push(() => pool.end());
 
     const redisUrl = await resolveRedis(config, log, cleanups);

@@ -18,13 +18,16 @@ export type Queryable = Pick<pg.Pool, 'query'> | Pick<pg.PoolClient, 'query'>;
  * first parsed, so it lists them instead of `*`: a migration that adds a column must not break the
  * connections of processes still running. The embedded PGlite serves every connection from one
  * session, where a name prepared by one connection collides with the next one's; there names are
- * dropped and each call is parsed as before.
+ * dropped and each call is parsed as before, as they are with `preparedStatements: false` (for a
+ * pooler that cannot keep them: DATABASE_PREPARED_STATEMENTS).
  */
 export async function createPool(options: {
   connectionString: string;
   max?: number;
   log?: Logger;
   applicationName?: string;
+  /** Default true; false runs named statements unnamed. */
+  preparedStatements?: boolean;
 }): Promise<Pool> {
   const { vectorOids, sharedSession } = await lookupServer(options.connectionString);
   const types = {
@@ -37,7 +40,7 @@ export async function createPool(options: {
     connectionString: options.connectionString,
     max: options.max ?? 10,
     types,
-    ...(sharedSession ? { Client: UnnamedStatementClient } : {}),
+    ...(sharedSession || options.preparedStatements === false ? { Client: UnnamedStatementClient } : {}),
     application_name: options.applicationName ?? 'kbchat',
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
@@ -67,7 +70,7 @@ export function isSharedSessionServer(version: string): boolean {
   return version.includes('PGlite');
 }
 
-/** A client that runs named statements unnamed: for a server whose connections share one session. */
+/** A client that runs named statements unnamed: for a server whose connections share one session, or a pooler. */
 class UnnamedStatementClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: pg.Client.query's overloads are passed through as they are.
   override query(config: any, ...rest: any[]): any {
