@@ -66,7 +66,7 @@ async function lookupServer(connectionString: string): Promise<{ vectorOids: Set
 }
 
 /** PGlite: one backend session behind every connection (embedded-postgres.ts). */
-export function isSharedSessionServer(version: string): boolean {
+function isSharedSessionServer(version: string): boolean {
   return version.includes('PGlite');
 }
 
