@@ -163,10 +163,12 @@ export async function chatBench(env: BenchEnv, options: ChatOptions): Promise<Pa
       ratio: ratio(o.p99, b.p99),
       ...(o.concurrency === 16 ? { target: '< 50 ms', pass: clean && o.p99 < 50 } : {}),
     });
+    // CPU per request moves less between runs than req/s: the ratio floor/ours reads like the req/s one.
     rows.push({
-      metric: `CPU ms per request at ${o.concurrency} (server + Postgres)`,
+      metric: `CPU ms per request at ${o.concurrency} (server + Postgres; ratio floor/ours)`,
       ours: `${o.serverCpuMs} + ${o.postgresCpuMs}`,
       baseline: `${b.serverCpuMs} + ${b.postgresCpuMs}`,
+      ratio: cpuRatio({ ours: o, floor: b }),
     });
     if (!clean)
       rows.push({
@@ -185,9 +187,15 @@ export async function chatBench(env: BenchEnv, options: ChatOptions): Promise<Pa
       `autocannon, ${options.seconds} s per level and side, native Postgres; ${options.rounds} floor-then-ours pair(s) per level, the pair with the median req/s ratio reported; the p50/p99 ratio is ours/floor (lower is better).`,
       ...rounds.map(
         (l) =>
-          `At ${l.concurrency}, every pair: req/s ratio ${l.pairs.map((p) => ratio(p.ours.rps, p.floor.rps)).join(' / ')}; ours p99 ${l.pairs.map((p) => p.ours.p99).join(' / ')} ms, floor p99 ${l.pairs.map((p) => p.floor.p99).join(' / ')} ms.`,
+          `At ${l.concurrency}, every pair: req/s ratio ${l.pairs.map((p) => ratio(p.ours.rps, p.floor.rps)).join(' / ')}; CPU ratio (floor/ours) ${l.pairs.map(cpuRatio).join(' / ')}; ours p99 ${l.pairs.map((p) => p.ours.p99).join(' / ')} ms, floor p99 ${l.pairs.map((p) => p.floor.p99).join(' / ')} ms.`,
       ),
     ],
     details: { documents, ours, floor: base, rounds },
   };
+}
+
+/** The floor's CPU per request (server + Postgres) over ours: what the req/s ratio would be if CPU were all that limits both. */
+function cpuRatio(pair: { ours: Load; floor: Load }): number | undefined {
+  const total = (l: Load) => (l.serverCpuMs ?? 0) + (l.postgresCpuMs ?? 0);
+  return total(pair.ours) > 0 ? ratio(total(pair.floor), total(pair.ours)) : undefined;
 }
