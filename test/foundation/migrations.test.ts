@@ -47,6 +47,31 @@ describe('migrations', () => {
     }
   });
 
+  it('bring a database migrated before 0008 to the capped full-text candidates', async () => {
+    const db = await startEmbeddedPostgres();
+    try {
+      // A database at 0007 as it landed: 0008 replaces its search function, 0007 is not edited.
+      expect((await migrate(db.url, undefined, { count: 5 })).at(-1)).toBe('0007_term_statistics');
+      const source = async () => {
+        const c = new pg.Client({ connectionString: db.url });
+        await c.connect();
+        try {
+          return (
+            (await c.query<{ src: string }>("SELECT prosrc AS src FROM pg_proc WHERE proname = 'kbchat_search_candidates'")).rows[0]?.src ??
+            ''
+          );
+        } finally {
+          await c.end();
+        }
+      };
+      expect(await source()).not.toMatch(/LIMIT 12/);
+      expect(await migrate(db.url)).toEqual(['0008_search_candidates_capped_lexemes']);
+      expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
+    } finally {
+      await db.stop();
+    }
+  });
+
   it('apply on a fresh database of the test server, concurrently from two callers, then idempotently', async () => {
     const serverUrl = inject('databaseUrl');
     if (inject('infraMode') === 'embedded') {

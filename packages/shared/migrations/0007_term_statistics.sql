@@ -106,17 +106,11 @@ BEGIN
            coalesce(array_agg(s.lexeme) FILTER (WHERE s.share > 0.05 AND s.share <= 0.2), '{}'),
            coalesce(avg(s.idf) FILTER (WHERE s.share > 0.05 AND s.share <= 0.2), 0),
            coalesce(array_agg(s.lexeme) FILTER (WHERE s.share > 0.2), '{}'), coalesce(avg(s.idf) FILTER (WHERE s.share > 0.2), 0),
-           -- Candidates from the question's most telling lexemes only: pairs among its 12 rarest
-           -- non-common ones, and its 32 rarest rare ones (a 4,000-character message holds hundreds of
-           -- lexemes, and all their pairs made a tsquery that took seconds to search).
            (SELECT string_agg(x, ' | ') FROM (
-              SELECT quote_literal(a.lexeme) || ' & ' || quote_literal(b.lexeme) AS x
-                FROM (SELECT i.lexeme FROM s i WHERE i.share <= 0.2 ORDER BY i.idf DESC, i.lexeme LIMIT 12) a,
-                     (SELECT i.lexeme FROM s i WHERE i.share <= 0.2 ORDER BY i.idf DESC, i.lexeme LIMIT 12) b
-               WHERE a.lexeme < b.lexeme
+              SELECT quote_literal(a.lexeme) || ' & ' || quote_literal(b.lexeme) AS x FROM s a, s b
+               WHERE a.lexeme < b.lexeme AND a.share <= 0.2 AND b.share <= 0.2
               UNION ALL
-              SELECT quote_literal(r.lexeme)
-                FROM (SELECT i.lexeme FROM s i WHERE i.share <= 0.01 OR i.ndoc <= 3 ORDER BY i.idf DESC, i.lexeme LIMIT 32) r) y)::tsquery,
+              SELECT quote_literal(r.lexeme) FROM s r WHERE r.share <= 0.01 OR r.ndoc <= 3) y)::tsquery,
            -- The off-topic gate's signal: how many of the question's lexemes no chunk of the tenant
            -- holds (a primary-key lookup each, not a GIN probe of the documents).
            count(*) FILTER (WHERE s.ndoc = 0)::int
@@ -126,15 +120,6 @@ BEGIN
     -- No statistics yet: the same count, one GIN probe per lexeme.
     SELECT count(*)::int INTO v_absent FROM unnest(v_terms) AS t(lexeme)
      WHERE NOT EXISTS (SELECT 1 FROM documents d WHERE d.client_id = p_client AND d.fts @@ quote_literal(t.lexeme)::tsquery);
-  END IF;
-  -- Without statistics, or when the rarest lexemes select nothing: chunks with any two of the
-  -- question's lexemes (through the GIN index), the 12 longest standing in for the rarest (the cap as
-  -- above). NULL for a one-lexeme question, which then matches on its word.
-  IF v_candidates IS NULL THEN
-    SELECT string_agg(quote_literal(a) || ' & ' || quote_literal(b), ' | ')::tsquery INTO v_candidates
-      FROM (SELECT t FROM unnest(v_terms) t ORDER BY length(t) DESC, t LIMIT 12) x(a),
-           (SELECT t FROM unnest(v_terms) t ORDER BY length(t) DESC, t LIMIT 12) y(b)
-     WHERE a < b;
   END IF;
   IF v_n = 0 THEN
     RETURN QUERY SELECT NULL::uuid, NULL::uuid, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
@@ -178,14 +163,17 @@ BEGIN
   END IF;
   -- The full-text list, with OR semantics: plainto_tsquery ANDs every lexeme, which misses any chunk
   -- that lacks one word of a conversational question; Postgres prints the tsquery with correctly
-  -- quoted lexemes, so swapping its & for | is safe. Candidates: v_candidates (above), or for a
-  -- one-lexeme question the chunks holding its word; without statistics they are ranked by ts_rank:
-  -- ranking every chunk that shares one common word was most of a chat request's database time. Equal scores
-  -- go by page URL and chunk order, not by the random ids a re-crawl changes, so the same question
-  -- keeps its list across crawls and databases. Then both lists' chunks with the signals ranking needs.
+  -- quoted lexemes, so swapping its & for | is safe. Candidates: with term statistics, v_candidates
+  -- (above); without, chunks with at least two of the query's lexemes (`pairs`: any two, through the
+  -- GIN index; NULL for a one-lexeme query, which then matches on its word) ranked by ts_rank: ranking
+  -- every chunk that shares one common word was most of a chat request's database time. Equal scores (common: ts_rank of short chunks) go by page URL and chunk order, not
+  -- by the random ids a re-crawl changes, so the same question keeps its list across crawls and
+  -- databases. Then both lists' chunks with the signals ranking needs.
   RETURN QUERY
   WITH v AS (SELECT u.id, u.dist, u.rank FROM unnest(v_ids, v_dists) WITH ORDINALITY AS u(id, dist, rank)),
-  q AS (SELECT replace(plainto_tsquery('english', p_query)::text, ' & ', ' | ')::tsquery AS tsq),
+  q AS (SELECT replace(plainto_tsquery('english', p_query)::text, ' & ', ' | ')::tsquery AS tsq,
+              (SELECT string_agg(quote_literal(a) || ' & ' || quote_literal(b), ' | ')
+                 FROM unnest(v_terms) a, unnest(v_terms) b WHERE a < b)::tsquery AS pairs),
   f AS (
     SELECT s.id, row_number() OVER (ORDER BY s.score DESC, s.url, s.chunk_index) AS rank FROM (
       SELECT d.id, d.url, d.chunk_index,
@@ -202,7 +190,7 @@ BEGIN
         FROM documents d CROSS JOIN q
         -- The title-and-heading lexemes (weight A) of the chunk.
         CROSS JOIN LATERAL (SELECT ts_filter(d.fts, '{a}') AS fts) h
-       WHERE p_fulltext AND d.client_id = p_client AND d.fts @@ coalesce(v_candidates, q.tsq)
+       WHERE p_fulltext AND d.client_id = p_client AND d.fts @@ coalesce(v_candidates, q.pairs, q.tsq)
        ORDER BY score DESC, d.url, d.chunk_index
        LIMIT p_k) s)
   SELECT d.id, d.page_id, d.url, d.title, d.heading, d.content, d.content_hash,

@@ -9,8 +9,10 @@ export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.m
  * Safe to call from every process at start: an advisory lock makes concurrent callers wait,
  * and a second run finds nothing to do.
  */
-export async function migrate(databaseUrl: string, log?: Logger): Promise<string[]> {
+export async function migrate(databaseUrl: string, log?: Logger, options: { count?: number } = {}): Promise<string[]> {
   const applied = await runner({
+    // Only the next `count` migrations: a database as an older release left it (tests of upgrades).
+    ...(options.count !== undefined ? { count: options.count } : {}),
     databaseUrl,
     dir: MIGRATIONS_DIR,
     direction: 'up',
