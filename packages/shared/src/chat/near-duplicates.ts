@@ -150,16 +150,14 @@ export function walkNearDuplicates(
     ws.stamp.fill(0);
     ws.walk = 0;
   }
-  if (nested) {
-    walk(ws, texts, offsets, minContainment, decide);
-    return;
+  if (!nested) {
+    reusable = ws;
+    inUse = true;
   }
-  reusable = ws;
-  inUse = true;
   try {
     walk(ws, texts, offsets, minContainment, decide);
   } finally {
-    inUse = false;
+    if (!nested) inUse = false;
   }
 }
 
