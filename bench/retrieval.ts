@@ -143,6 +143,35 @@ export function variantEnv(v: Variant): Record<string, string> {
 
 const label = (v: Variant) => `${v.mode}${v.floor ? '' : ', no floor'}`;
 
+const common = { EMBEDDING_PROVIDER: 'local', CHAT_PROVIDER: 'extractive', CHAT_RATE_LIMIT_PER_MINUTE: '100000' };
+
+/** Crawls the Node.js docs served at siteUrl into databaseUrl as a new client, embedded locally. */
+export async function crawlNodeDocs(
+  env: BenchEnv,
+  databaseUrl: string,
+  siteUrl: string,
+): Promise<{ clientId: string; crawl: Record<string, unknown> }> {
+  const kb = await startKbchatProcess({ databaseUrl, redisUrl: env.redisUrl, env: { ...common, CRAWL_PER_HOST_CONCURRENCY: '8' } });
+  try {
+    const clientId = await createClient(kb.baseUrl, 'Node.js docs');
+    const { job, seconds } = await crawlSite(kb.baseUrl, clientId, `${siteUrl}/index.html`, 1000);
+    if (job.status !== 'completed') throw new Error(`the docs crawl ended ${job.status}: ${job.error}`);
+    log(`  crawled ${job.progress.pagesIndexed} pages, ${job.progress.documentsCreated} chunks in ${round(seconds)} s`);
+    return {
+      clientId,
+      crawl: {
+        seconds: round(seconds),
+        pagesIndexed: job.progress.pagesIndexed,
+        documents: job.progress.documentsCreated,
+        skipped: job.progress.skipReasons,
+      },
+    };
+  } finally {
+    await kb.stop();
+    await kb.cleanRedis();
+  }
+}
+
 /** Crawls the docs into databaseUrl and scores every variant. */
 async function runOn(
   env: BenchEnv,
@@ -151,25 +180,7 @@ async function runOn(
   questions: Question[],
   variants: Variant[],
 ): Promise<{ scores: Record<string, Score>; crawl: Record<string, unknown> }> {
-  const common = { EMBEDDING_PROVIDER: 'local', CHAT_PROVIDER: 'extractive', CHAT_RATE_LIMIT_PER_MINUTE: '100000' };
-  const kb = await startKbchatProcess({ databaseUrl, redisUrl: env.redisUrl, env: { ...common, CRAWL_PER_HOST_CONCURRENCY: '8' } });
-  let clientId: string;
-  let crawl: Record<string, unknown>;
-  try {
-    clientId = await createClient(kb.baseUrl, 'Node.js docs');
-    const { job, seconds } = await crawlSite(kb.baseUrl, clientId, `${siteUrl}/index.html`, 1000);
-    if (job.status !== 'completed') throw new Error(`the docs crawl ended ${job.status}: ${job.error}`);
-    crawl = {
-      seconds: round(seconds),
-      pagesIndexed: job.progress.pagesIndexed,
-      documents: job.progress.documentsCreated,
-      skipped: job.progress.skipReasons,
-    };
-    log(`  crawled ${job.progress.pagesIndexed} pages, ${job.progress.documentsCreated} chunks in ${round(seconds)} s`);
-  } finally {
-    await kb.stop();
-    await kb.cleanRedis();
-  }
+  const { clientId, crawl } = await crawlNodeDocs(env, databaseUrl, siteUrl);
   const scores: Record<string, Score> = {};
   for (const v of variants) {
     const gw = await startKbchatProcess({ databaseUrl, redisUrl: env.redisUrl, env: { ...common, RUN: 'gateway', ...variantEnv(v) } });

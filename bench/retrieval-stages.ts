@@ -1,0 +1,137 @@
+// Where the retrieval bench's recall goes (docs/performance.md, 1c): the Node.js docs crawled as in
+// `pnpm bench retrieval`, then every question asked through the chat service in-process (follow-ups
+// in their session, the service's configuration from the environment), and for each answerable
+// question the rank of its first expected page at each stage:
+//   - the vector list and the full-text list (RETRIEVAL_CANDIDATES chunks each, the rewritten query),
+//   - the passages handed to the answerer (after the floor, fusion, near-duplicates, the cut),
+//   - the answer's sources (the passages the answer used), which is what the bench scores.
+// Ranks are 1-based among distinct pages ("-": absent). Not part of `pnpm bench`; needs native
+// Postgres and Redis.
+//
+//   node bench/retrieval-stages.ts [--json]
+//   RETRIEVAL_MIN_SIMILARITY=0 RETRIEVAL_MIN_TERM_COVERAGE=0 node bench/retrieval-stages.ts   # no floor
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { createChatService } from '@kbchat/shared/chat/chat-service';
+import { loadConfig } from '@kbchat/shared/config';
+import { findClient } from '@kbchat/shared/db/clients';
+import { createPool } from '@kbchat/shared/db/pool';
+import { searchCandidates } from '@kbchat/shared/db/retrieval';
+import { createLogger } from '@kbchat/shared/logger';
+import { Redis } from 'ioredis';
+import { serveDirectory } from '../test/support/fixture-site.ts';
+import { benchEnv, createDatabase, ensureCorpora, log, NODE_DOCS } from './lib/env.ts';
+import { crawlNodeDocs, loadQuestions, pageOf } from './retrieval.ts';
+
+const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
+const env = benchEnv();
+ensureCorpora();
+const db = await createDatabase(env.serverUrl, 'stages');
+const site = await serveDirectory(NODE_DOCS);
+const redis = new Redis(env.redisUrl);
+const STAGES = ['vector', 'fullText', 'passages', 'sources'] as const;
+type Stage = (typeof STAGES)[number];
+
+/** 1-based rank of the first expected page among the distinct pages, 0 when absent. */
+function rankOf(urls: string[], expected: string[]): number {
+  const pages = [...new Set(urls.map(pageOf))].filter((p) => p !== 'all.html');
+  return pages.findIndex((p) => expected.includes(p)) + 1;
+}
+
+try {
+  const { clientId } = await crawlNodeDocs(env, db.url, site.url);
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: db.url,
+    REDIS_URL: env.redisUrl,
+    REDIS_PREFIX: `kbbench-stages-${randomUUID().slice(0, 8)}`,
+    EMBEDDING_PROVIDER: 'local',
+    CHAT_PROVIDER: 'extractive',
+  });
+  const pool = await createPool({ connectionString: db.url, max: 2 });
+  try {
+    const client = await findClient(pool, clientId);
+    if (!client) throw new Error('the crawled client is gone');
+    const service = createChatService({ config, log: createLogger({ level: 'warn' }), pool, redis });
+    const sessions = new Map<string, string>();
+    const rows: ({ id: string; declined: boolean } & Record<Stage, number>)[] = [];
+    /** Distinct pages among the passages and among the sources, summed over answered questions. */
+    const pages = { passages: 0, sources: 0, answered: 0 };
+    let unanswerable = 0;
+    let unanswerableDeclined = 0;
+    for (const q of loadQuestions()) {
+      const sessionId = q.follows ? sessions.get(q.follows) : undefined;
+      const prepared = await service.prepare({ client, message: q.question, ...(sessionId ? { sessionId } : {}) });
+      const response = await service.finish(prepared, await service.chat.answer(prepared.input));
+      sessions.set(q.id, response.sessionId);
+      if (q.expected.length === 0) {
+        unanswerable++;
+        if (response.sources.length === 0) unanswerableDeclined++;
+        continue;
+      }
+      if (prepared.passages.length > 0) {
+        pages.answered++;
+        pages.passages += new Set(prepared.passages.map((p) => p.url)).size;
+        pages.sources += response.sources.length;
+      }
+      // The two lists as the service fetched them for this question (same query, same settings).
+      const { vectors } = await service.embeddings.embed([prepared.input.query]);
+      const { candidates } = await searchCandidates(pool, {
+        clientId,
+        embeddingModel: service.embeddings.model,
+        embedding: vectors[0],
+        query: prepared.input.query,
+        k: service.settings.candidates,
+        exactScanMaxDocs: service.settings.exactScanMaxDocs,
+        efSearch: service.settings.efSearch,
+      });
+      const list = (rank: 'vectorRank' | 'ftsRank') =>
+        candidates
+          .filter((c) => c[rank] !== null)
+          .sort((a, b) => (a[rank] as number) - (b[rank] as number))
+          .map((c) => c.url);
+      rows.push({
+        id: q.id,
+        declined: prepared.passages.length === 0,
+        vector: rankOf(list('vectorRank'), q.expected),
+        fullText: rankOf(list('ftsRank'), q.expected),
+        passages: rankOf(
+          prepared.passages.map((p) => p.url),
+          q.expected,
+        ),
+        sources: rankOf(
+          response.sources.map((s) => s.url),
+          q.expected,
+        ),
+      });
+    }
+    const within5 = (r: number) => r > 0 && r <= 5;
+    const summary = {
+      answerable: rows.length,
+      inEitherList: rows.filter((r) => r.vector > 0 || r.fullText > 0).length,
+      inEitherListTop5: rows.filter((r) => within5(r.vector) || within5(r.fullText)).length,
+      ...Object.fromEntries(STAGES.map((s) => [`${s}Top5`, rows.filter((r) => within5(r[s])).length])),
+      declinedByFloor: rows.filter((r) => r.declined).length,
+      meanPagesInPassages: Math.round((pages.passages / Math.max(1, pages.answered)) * 100) / 100,
+      meanPagesInSources: Math.round((pages.sources / Math.max(1, pages.answered)) * 100) / 100,
+      unanswerableDeclined: `${unanswerableDeclined}/${unanswerable}`,
+    };
+    if (args.json) console.log(JSON.stringify({ summary, rows }, null, 2));
+    else {
+      const show = (r: number) => (r > 0 ? String(r) : '-').padStart(3);
+      for (const r of rows) {
+        const lost = within5(r.sources) ? '' : r.declined ? '  declined by the floor' : '  not in the top 5 sources';
+        log(
+          `${r.id.padEnd(4)} vector ${show(r.vector)}  full text ${show(r.fullText)}  passages ${show(r.passages)}  sources ${show(r.sources)}${lost}`,
+        );
+      }
+      log(JSON.stringify(summary));
+    }
+  } finally {
+    await pool.end();
+  }
+} finally {
+  redis.disconnect();
+  await site.close();
+  await db.drop();
+}
