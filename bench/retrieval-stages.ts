@@ -158,7 +158,7 @@ try {
       inEitherList: rows.filter((r) => r.vector > 0 || r.fullText > 0).length,
       inEitherListTop5: rows.filter((r) => within5(r.vector) || within5(r.fullText)).length,
       ...Object.fromEntries(STAGES.map((s) => [`${s}Top5`, rows.filter((r) => within5(r[s])).length])),
-      declinedByFloor: rows.filter((r) => r.declined).length,
+      declined: rows.filter((r) => r.declined).length,
       meanPagesInPassages: Math.round((pages.passages / Math.max(1, pages.answered)) * 100) / 100,
       meanPagesInSources: Math.round((pages.sources / Math.max(1, pages.answered)) * 100) / 100,
       unanswerableDeclined: `${unanswerableDeclined}/${unanswerable}`,
@@ -167,7 +167,7 @@ try {
     else {
       const show = (r: number) => (r > 0 ? String(r) : '-').padStart(3);
       for (const r of rows) {
-        const lost = within5(r.sources) ? '' : r.declined ? '  declined by the floor' : '  not in the top 5 sources';
+        const lost = within5(r.sources) ? '' : r.declined ? '  declined (relevance floor or off-topic gate)' : '  not in the top 5 sources';
         log(
           `${r.id.padEnd(4)} vector ${show(r.vector)}  full text ${show(r.fullText)}  plain BM25 ${show(r.plainBm25)}  passages ${show(r.passages)}  sources ${show(r.sources)}${lost}`,
         );
