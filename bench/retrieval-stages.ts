@@ -23,7 +23,7 @@ import { createLogger } from '@kbchat/shared/logger';
 import { Redis } from 'ioredis';
 import { serveDirectory } from '../test/support/fixture-site.ts';
 import { benchEnv, createDatabase, ensureCorpora, log, NODE_DOCS } from './lib/env.ts';
-import { crawlNodeDocs, loadQuestions, pageOf } from './retrieval.ts';
+import { crawlNodeDocs, distinctPages, loadQuestions, pageOf } from './retrieval.ts';
 
 const { values: args } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
 const env = benchEnv();
@@ -79,8 +79,7 @@ async function plainBm25(pool: Pool, clientId: string): Promise<(query: string) 
 
 /** 1-based rank of the first expected page among the distinct pages, 0 when absent. */
 function rankOf(urls: string[], expected: string[]): number {
-  const pages = [...new Set(urls.map(pageOf))].filter((p) => p !== 'all.html');
-  return pages.findIndex((p) => expected.includes(p)) + 1;
+  return distinctPages(urls.map(pageOf)).findIndex((p) => expected.includes(p)) + 1;
 }
 
 try {

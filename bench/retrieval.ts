@@ -75,6 +75,11 @@ export function pageOf(url: string): string {
   return p.endsWith('/') ? 'index.html' : (p.split('/').at(-1) ?? '');
 }
 
+/** The distinct pages in order, all.html (a copy of every page, never a hit) left out. */
+export function distinctPages(pages: string[]): string[] {
+  return [...new Set(pages)].filter((p) => p !== 'all.html');
+}
+
 export function score(questions: Question[], answers: Map<string, string[]>): Score {
   let r1 = 0;
   let r5 = 0;
@@ -85,8 +90,8 @@ export function score(questions: Question[], answers: Map<string, string[]>): Sc
   let declined = 0;
   const misses: string[] = [];
   for (const q of questions) {
-    const pages = [...new Set((answers.get(q.id) ?? []).filter((p) => p !== 'all.html'))];
     const raw = answers.get(q.id) ?? [];
+    const pages = distinctPages(raw);
     if (q.expected.length === 0) {
       unanswerable++;
       if (raw.length === 0) declined++;
