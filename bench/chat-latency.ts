@@ -16,6 +16,7 @@ import { deleteKeys, freePort, Redis } from '@kbchat/shared/redis';
 import pg from 'pg';
 import { spawnNode, waitForHttp } from '../test/support/kbchat.ts';
 import { createSeeder } from '../test/support/seed-documents.ts';
+import { percentile } from './lib/env.ts';
 import { homeServicesCorpus as corpus, HOME_QUESTIONS as QUESTIONS } from './lib/home-services.ts';
 
 const { values: args } = parseArgs({
@@ -33,12 +34,6 @@ const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 if (!serverUrl) {
   process.stderr.write('Set DATABASE_URL to a Postgres server with pgvector (the benchmark is about native Postgres).\n');
   process.exit(1);
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  const i = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, i)] as number;
 }
 
 async function run(baseUrl: string, clientId: string, total: number, concurrency: number) {
