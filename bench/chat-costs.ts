@@ -7,7 +7,6 @@
 //
 //   node bench/chat-costs.ts [--runs 600] [--json]
 import { randomUUID } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { createChatService, type PreparedChat } from '@kbchat/shared/chat/chat-service';
 import { rankCandidates } from '@kbchat/shared/chat/retrieval';
@@ -20,7 +19,7 @@ import { type CandidateResult, searchCandidates } from '@kbchat/shared/db/retrie
 import { createLogger } from '@kbchat/shared/logger';
 import { embedLocal } from '@kbchat/shared/providers/local-embedder';
 import { Redis } from 'ioredis';
-import { benchEnv, createDatabase, log, round } from './lib/env.ts';
+import { benchEnv, cpuSeconds, createDatabase, log, round } from './lib/env.ts';
 import { HOME_QUESTIONS, seedHomeServices } from './lib/home-services.ts';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '600' }, json: { type: 'boolean', default: false } } });
@@ -40,10 +39,11 @@ const redis = new Redis(env.redisUrl);
 const results: { postgres: Record<string, number>; node: Record<string, number> } = { postgres: {}, node: {} };
 const question = (i: number) => HOME_QUESTIONS[i % HOME_QUESTIONS.length] as string;
 
-/** CPU seconds (user + system) of a process, from /proc (clock ticks of 10 ms). */
+/** CPU ms (user + system) of the backend, from /proc (clock ticks of 10 ms). */
 function backendCpuMs(pid: number): number {
-  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const seconds = cpuSeconds(pid);
+  if (seconds === undefined) throw new Error(`no /proc entry for backend ${pid}`);
+  return seconds * 1000;
 }
 
 async function measure(kind: 'postgres' | 'node', name: string, step: (i: number) => Promise<unknown> | unknown, pid = 0) {

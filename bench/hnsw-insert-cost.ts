@@ -12,7 +12,7 @@ import { migrate } from '@kbchat/shared/db/migrate';
 import { toVector } from '@kbchat/shared/db/pool';
 import { embedLocal } from '@kbchat/shared/providers/local-embedder';
 import pg from 'pg';
-import { benchEnv, createDatabase, ensureCorpora, log, PG_DOCS, round } from './lib/env.ts';
+import { benchEnv, cpuSeconds, createDatabase, ensureCorpora, log, PG_DOCS, round } from './lib/env.ts';
 
 const { values: args } = parseArgs({ options: { pages: { type: 'string', default: '400' }, json: { type: 'boolean', default: false } } });
 
@@ -90,8 +90,7 @@ try {
 }
 
 function backendCpu(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-  return (Number(fields[11]) + Number(fields[12])) / 100;
+  return cpuSeconds(pid) ?? Number.NaN;
 }
 
 if (args.json) process.stdout.write(`${JSON.stringify({ chunks: chunks.length, results }, null, 2)}\n`);
