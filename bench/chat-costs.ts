@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createChatService, type PreparedChat } from '@kbchat/shared/chat/chat-service';
-import { rankCandidates } from '@kbchat/shared/chat/retrieval';
+import { rankPassages } from '@kbchat/shared/chat/retrieval';
 import { loadConfig } from '@kbchat/shared/config';
 import { findClient, insertClient } from '@kbchat/shared/db/clients';
 import { appendTurns } from '@kbchat/shared/db/messages';
@@ -119,9 +119,9 @@ try {
   await measure('node', 'answer(): retrieval, answer, storing the turns', (i) => service.answer({ client, message: question(i) }));
   await measure('node', 'the client row', () => findClient(pool, client.id));
   await measure('node', 'the search round trip', (i) => search(i));
-  await measure('node', 'rankCandidates (floor, fusion, near-duplicates)', (i) => {
+  await measure('node', 'rankPassages (scoring, fusion, near-duplicates, pages)', (i) => {
     const c = candidates[i % candidates.length] as CandidateResult;
-    return rankCandidates(c.candidates, c.queryTerms.length, service.settings);
+    return rankPassages(c.candidates, c, service.settings);
   });
   await measure('node', 'the extractive answer', (i) => service.chat.answer((prepared[i % prepared.length] as PreparedChat).input));
   await measure('node', 'storing the turns', turns);

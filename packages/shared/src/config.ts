@@ -151,16 +151,11 @@ const configObject = z.object({
   RETRIEVAL_EXACT_SCAN_MAX_DOCS: int(0, 100_000_000).default(2000),
   /** hnsw.ef_search for the HNSW scan (set per transaction). */
   RETRIEVAL_HNSW_EF_SEARCH: int(10, 1000).default(100),
-  /** Relevance floor on cosine similarity; empty: the embedding provider's default (docs/retrieval.md). */
-  RETRIEVAL_MIN_SIMILARITY: optionalString.pipe(
-    z
-      .string()
-      .transform(Number)
-      .pipe(z.number({ message: 'must be a number' }).min(0).max(1))
-      .optional(),
-  ),
-  /** Relevance floor on the share of the question's words a chunk contains. */
-  RETRIEVAL_MIN_TERM_COVERAGE: z.coerce.number({ message: 'must be a number' }).min(0).max(1).default(0.75),
+  /**
+   * Decline a question when at least this share of its words' idf mass occurs in no page of the
+   * client (docs/retrieval.md "Declining"); 1 never declines (measuring the ranking alone).
+   */
+  RETRIEVAL_MAX_ABSENT_SHARE: z.coerce.number({ message: 'must be a number' }).gt(0).max(1).optional(),
   /** Candidate lists: hybrid (vector + full text, the default); vector or fulltext alone are for measuring (bench/retrieval.ts). */
   RETRIEVAL_MODE: z.enum(['hybrid', 'vector', 'fulltext']).default('hybrid'),
 

@@ -17,16 +17,8 @@ import {
 import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings.ts';
 import type { ChatResponse } from '../schemas/chat.ts';
 import { createQueryEmbedder } from './query-embedding.ts';
+import { DEFAULT_RANKING } from './ranking.ts';
 import { type RankedPassage, type RetrievalSettings, retrieve, sourcesOf } from './retrieval.ts';
-
-/**
- * Relevance floor on cosine similarity when RETRIEVAL_MIN_SIMILARITY is unset, per embedding
- * provider, because their similarity scales differ (docs/retrieval.md explains the values).
- */
-export const DEFAULT_MIN_SIMILARITY: Record<EmbeddingProvider['kind'], number> = {
-  local: 0.18,
-  openai: 0.25,
-};
 
 export interface ChatServiceDeps {
   config: Config;
@@ -78,9 +70,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     passages: config.RETRIEVAL_PASSAGES,
     exactScanMaxDocs: config.RETRIEVAL_EXACT_SCAN_MAX_DOCS,
     efSearch: config.RETRIEVAL_HNSW_EF_SEARCH,
-    minSimilarity: config.RETRIEVAL_MIN_SIMILARITY ?? DEFAULT_MIN_SIMILARITY[embeddings.kind],
-    minTermCoverage: config.RETRIEVAL_MIN_TERM_COVERAGE,
     mode: config.RETRIEVAL_MODE,
+    ranking:
+      config.RETRIEVAL_MAX_ABSENT_SHARE === undefined
+        ? DEFAULT_RANKING
+        : { ...DEFAULT_RANKING, maxAbsentShare: config.RETRIEVAL_MAX_ABSENT_SHARE },
   };
   const embedQuery = createQueryEmbedder({
     redis: deps.redis,
@@ -133,6 +127,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const retrieved = await retrieve(pool, settings, {
       clientId,
       query,
+      ...(query !== req.message ? { focus: req.message } : {}),
       embedding,
       embeddingModel: embeddings.model,
       ...(req.pageUrl ? { pageUrl: req.pageUrl } : {}),

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RetrievalCandidate } from '../db/retrieval.ts';
-import { dropNearDuplicates, PAGE_BOOST, type RankedPassage, RRF_K, rankCandidates, relevanceFilter, sourcesOf } from './retrieval.ts';
+import { absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K } from './ranking.ts';
+import { dropNearDuplicates, type RankedPassage, rankPassages, sourcesOf } from './retrieval.ts';
 
 let n = 0;
 function candidate(over: Partial<RetrievalCandidate>): RetrievalCandidate {
@@ -18,65 +19,99 @@ function candidate(over: Partial<RetrievalCandidate>): RetrievalCandidate {
     similarity: null,
     matchedTerms: 0,
     pageChunks: 1,
+    termTf: [],
+    termHead: [],
+    termTitle: [],
+    length: 0,
     ...over,
   };
 }
 
-const settings = { passages: 6, minSimilarity: 0.3, minTermCoverage: 0.75 };
-
-describe('relevance floor', () => {
-  const ids = (list: RetrievalCandidate[]) => list.map((c) => c.id);
-  it('answers nothing when no chunk is similar enough and none holds enough of the question’s words', () => {
-    const weak = [candidate({ similarity: 0.29, matchedTerms: 2 }), candidate({ similarity: 0.1, matchedTerms: 1 })];
-    expect(relevanceFilter(weak, 4, settings)).toEqual([]);
-    expect(relevanceFilter([candidate({ similarity: null, matchedTerms: 0 })], 0, settings)).toEqual([]);
+const settings = { passages: 6 };
+const stats = (terms: string[], df: number[], docs = 100): RankingStats => ({
+  queryTerms: terms,
+  termDf: df,
+  termFocus: terms.map(() => true),
+  corpusDocs: docs,
+  avgLength: 40,
+});
+/** A chunk holding the given query terms (by index) in its body `tf` times, in its title when listed. */
+const holding = (over: Partial<RetrievalCandidate>, terms: number, body: number[], title: number[] = []) =>
+  candidate({
+    termTf: Array.from({ length: terms }, (_, i) => (body.includes(i) ? 2 : 0)),
+    termHead: Array.from({ length: terms }, (_, i) => (title.includes(i) ? 1 : 0)),
+    termTitle: Array.from({ length: terms }, (_, i) => (title.includes(i) ? 1 : 0)),
+    length: 40,
+    ...over,
   });
 
-  it('keeps, of an answerable question, the chunks near the best similarity and those covering the question', () => {
-    const best = candidate({ similarity: 0.6 });
-    const near = candidate({ similarity: 0.31 });
-    const tail = candidate({ similarity: 0.29 });
-    const covering = candidate({ similarity: 0.05, matchedTerms: 3 });
-    expect(ids(relevanceFilter([best, near, tail, covering], 4, settings))).toEqual(ids([best, near, covering]));
+describe('rankPassages', () => {
+  const q = stats(['warranti', 'claim', 'photo'], [3, 10, 50]);
+
+  it('ranks the chunk holding the question’s rarer words first, and a title match above a body mention', () => {
+    const rare = holding({ ftsRank: 2 }, 3, [0, 1]);
+    const common = holding({ ftsRank: 1 }, 3, [2]);
+    const titled = holding({ ftsRank: 3 }, 3, [0, 1], [0]);
+    expect(rankPassages([common, rare, titled], q, settings).map((p) => p.id)[0]).toBe(titled.id);
+    expect(rankPassages([common, rare], q, settings).map((p) => p.id)[0]).toBe(rare.id);
   });
 
-  it('works on coverage alone when the question could not be embedded', () => {
-    const covering = candidate({ similarity: null, matchedTerms: 1 });
-    const partial = candidate({ similarity: null, matchedTerms: 1 });
-    expect(ids(relevanceFilter([covering], 1, settings))).toEqual(ids([covering]));
-    expect(relevanceFilter([partial], 2, settings)).toEqual([]);
+  it('fuses the lexical rank with the vector list by reciprocal rank: in both beats first in one', () => {
+    const both = holding({ vectorRank: 3 }, 3, [0]);
+    const lexicalOnly = holding({}, 3, [0, 1]);
+    const vectorOnly = holding({ vectorRank: 1 }, 3, []);
+    const ranked = rankPassages([vectorOnly, lexicalOnly, both], q, { passages: 6, ranking: { ...DEFAULT_RANKING, relatedPageRatio: 0 } });
+    expect(ranked.map((p) => p.id)).toEqual([both.id, lexicalOnly.id, vectorOnly.id]);
+    expect(ranked[0]?.score).toBeCloseTo(1 / (RRF_K + 2) + 1 / (RRF_K + 3));
+  });
+
+  it('boosts the visitor’s page (URL compared normalised) among close pages', () => {
+    const a = holding({ url: 'https://site.example/a', pageId: 'a' }, 3, [0, 1]);
+    const b = holding({ url: 'https://site.example/b', pageId: 'b' }, 3, [0, 1]);
+    expect(rankPassages([a, b], q, settings)[0]?.url).toBe('https://site.example/a');
+    const boosted = rankPassages([a, b], q, settings, 'https://site.example/b#pricing');
+    expect(boosted[0]?.url).toBe('https://site.example/b');
+    expect(boosted[0]?.boosted).toBe(true);
+  });
+
+  it('keeps a page’s chunks together, at most two, and only pages scoring close to the best', () => {
+    const pageA = [0, 1, 2].map(() => holding({ pageId: 'A', url: 'https://site.example/A', vectorRank: 1 }, 3, [0, 1, 2]));
+    const near = [2, 3].map((vectorRank) => holding({ pageId: 'B', url: 'https://site.example/B', vectorRank }, 3, [0, 1, 2]));
+    const far = holding({ pageId: 'C', url: 'https://site.example/C' }, 3, [2]);
+    const ranked = rankPassages([far, ...pageA, ...near], q, settings);
+    expect(ranked.map((p) => p.url)).toEqual([
+      'https://site.example/A',
+      'https://site.example/A',
+      'https://site.example/B',
+      'https://site.example/B',
+    ]);
   });
 });
 
-describe('rankCandidates', () => {
-  it('fuses by reciprocal rank: in both lists beats first in one', () => {
-    const both = candidate({ vectorRank: 3, ftsRank: 3, similarity: 0.5 });
-    const vectorOnly = candidate({ vectorRank: 1, similarity: 0.6 });
-    const ftsOnly = candidate({ ftsRank: 1, matchedTerms: 4 });
-    const ranked = rankCandidates([vectorOnly, ftsOnly, both], 4, settings);
-    expect(ranked.map((p) => p.id)).toEqual([both.id, vectorOnly.id, ftsOnly.id]);
-    expect(ranked[0]?.score).toBeCloseTo(2 / (RRF_K + 3));
+describe('absentShare (declining)', () => {
+  it('is the share of the question’s idf mass that no page holds', () => {
+    expect(absentShare(stats(['offic', 'phone', 'address'], [0, 0, 40]), DEFAULT_RANKING)).toBeGreaterThan(0.7);
+    expect(absentShare(stats(['cluster', 'worker'], [5, 9]), DEFAULT_RANKING)).toBe(0);
   });
 
-  it('boosts chunks of the visitor’s page (URL compared normalised) without letting irrelevant ones in', () => {
-    const top = candidate({ vectorRank: 1, ftsRank: 1, similarity: 0.6, url: 'https://site.example/a' });
-    const second = candidate({ vectorRank: 2, ftsRank: 2, similarity: 0.55, url: 'https://site.example/b' });
-    const irrelevant = candidate({ vectorRank: 3, similarity: 0.05, url: 'https://site.example/c' });
-    expect(rankCandidates([top, second], 4, settings)[0]?.id).toBe(top.id);
-    const boosted = rankCandidates([top, second, irrelevant], 4, settings, 'https://site.example/b#pricing');
-    expect(boosted.map((p) => p.id)).toEqual([second.id, top.id]);
-    expect(boosted[0]?.boosted).toBe(true);
-    expect(boosted[0]?.score).toBeCloseTo(2 / (RRF_K + 2) + PAGE_BOOST);
-    expect(rankCandidates([irrelevant], 4, settings, 'https://site.example/c')).toEqual([]);
+  it('does not count stop words, compounds whose parts are asked, context words, or a typing slip', () => {
+    const s = stats(['what', 'form-control', 'form', 'control', 'strng'], [0, 0, 30, 12, 0]);
+    expect(absentShare(s, DEFAULT_RANKING)).toBeGreaterThan(0);
+    expect(absentShare(s, DEFAULT_RANKING, { misspelt: new Set(['strng']) })).toBe(0);
+    const context = { ...stats(['kubernet', 'deploy'], [0, 4]), termFocus: [false, true] };
+    expect(absentShare(context, DEFAULT_RANKING)).toBe(0);
   });
 
-  it('hands the model at most `passages` chunks, at most two per page before other pages get a turn', () => {
-    const pageA = Array.from({ length: 4 }, (_, i) =>
-      candidate({ pageId: 'A', url: 'https://site.example/A', vectorRank: i + 1, similarity: 0.9 }),
-    );
-    const pageB = candidate({ pageId: 'B', url: 'https://site.example/B', vectorRank: 10, similarity: 0.5 });
-    const ranked = rankCandidates([...pageA, pageB], 4, { ...settings, passages: 3 });
-    expect(ranked.map((p) => p.id)).toEqual([pageA[0]?.id, pageA[1]?.id, pageB.id]);
+  it('weighs a name the visitor typed that the site never mentions more than a plain word', () => {
+    const s = stats(['generatedfield', 'argument', 'databas', 'comput', 'take'], [0, 40, 60, 10, 30]);
+    const plain = absentShare(s, DEFAULT_RANKING, { message: 'what arguments does generatedfield take to compute in the database' });
+    const named = absentShare(s, DEFAULT_RANKING, { message: 'What arguments does GeneratedField take to compute in the database' });
+    expect(named).toBeGreaterThan(plain);
+    expect(named).toBeGreaterThanOrEqual(DEFAULT_RANKING.maxAbsentShare);
+  });
+
+  it('finds names by their inner capitals', () => {
+    expect(namesIn('Is GraphQL supported, or PyCharm? I use Django and NodeJS.')).toEqual(['graphql', 'pycharm', 'nodejs']);
   });
 });
 
@@ -88,9 +123,9 @@ describe('dropNearDuplicates', () => {
     const specific = candidate({ url: 'https://site.example/warranty', pageChunks: 2, content: text }) as RankedPassage;
     const other = candidate({}) as RankedPassage;
     const out = dropNearDuplicates([
-      { ...allInOne, score: 0.3, boosted: false },
-      { ...other, score: 0.2, boosted: false },
-      { ...specific, score: 0.1, boosted: false },
+      { ...allInOne, score: 0.3, lexical: 0.3, boosted: false },
+      { ...other, score: 0.2, lexical: 0.2, boosted: false },
+      { ...specific, score: 0.1, lexical: 0.1, boosted: false },
     ]);
     expect(out.map((p) => p.url)).toEqual(['https://site.example/warranty', other.url]);
     expect(out[0]?.score).toBe(0.3);

@@ -1,8 +1,13 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
+import pg from 'pg';
 import type { Logger } from '../logger.ts';
 
 export const MIGRATIONS_DIR = fileURLToPath(new URL('../../migrations', import.meta.url));
+/** SQL functions kept whole in one file each, re-applied after the numbered migrations. */
+export const REPEATABLE_DIR = fileURLToPath(new URL('../../sql', import.meta.url));
 
 /**
  * Applies pending migrations (numbered SQL files in packages/shared/migrations) with node-pg-migrate.
@@ -23,6 +28,33 @@ export async function migrate(databaseUrl: string, log?: Logger, options: { coun
     log: (msg: string) => log?.debug({ migration: msg }, 'migrate'),
   });
   const names = applied.map((m) => m.name);
+  // A database brought only part of the way (upgrade tests) keeps the functions of its migrations.
+  if (options.count === undefined) await applyRepeatables(databaseUrl);
   if (names.length > 0) log?.info({ applied: names }, 'database migrated');
   return names;
+}
+
+/**
+ * Re-applies every file of packages/shared/sql (each drops and creates one function: its current
+ * definition lives in that one file instead of being rewritten whole by each migration that changes
+ * it). One transaction under the migrations' advisory lock, so concurrent starters take turns and
+ * a caller never sees the function missing.
+ */
+async function applyRepeatables(databaseUrl: string): Promise<void> {
+  const files = readdirSync(REPEATABLE_DIR)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT pg_advisory_xact_lock(hashtextextended('kbchat_repeatable_sql', 0))");
+    for (const f of files) await client.query(readFileSync(path.join(REPEATABLE_DIR, f), 'utf8'));
+    await client.query('COMMIT');
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw err;
+  } finally {
+    await client.end();
+  }
 }

@@ -1,3 +1,4 @@
+import { missesOneLetter } from '../providers/text-analysis.ts';
 import { type Queryable, toVectorBinary } from './pool.ts';
 
 /**
@@ -35,6 +36,14 @@ export interface RetrievalCandidate {
   matchedTerms: number;
   /** Chunks of the chunk's page: the more specific page wins between near-duplicates. */
   pageChunks: number;
+  /** Per query term (CandidateResult.queryTerms' order): occurrences in the chunk's body. */
+  termTf: number[];
+  /** Per query term: 1 when the chunk's title or heading holds it. */
+  termHead: number[];
+  /** Per query term: 1 when the page title holds it. */
+  termTitle: number[];
+  /** Distinct lexemes of the chunk (title and heading included): its length for BM25. */
+  length: number;
 }
 
 export interface CandidateSearch {
@@ -56,6 +65,10 @@ export interface CandidateSearch {
   efSearch: number;
   /** false: no full-text list (RETRIEVAL_MODE=vector, for measuring the vector list alone). */
   fullText?: boolean;
+  /** The visitor's own message when `query` is a rewrite of it (a follow-up with context in front). */
+  focus?: string;
+  /** Rows of the full-text list (it is re-ranked in TypeScript); default 3·k. */
+  kText?: number;
 }
 
 export interface CandidateResult {
@@ -64,6 +77,13 @@ export interface CandidateResult {
   queryTerms: string[];
   /** How many of queryTerms no document of the tenant contains. */
   absentTerms: number;
+  /** Per query term: chunks of the tenant holding it (empty before the first statistics refresh). */
+  termDf: number[];
+  /** Per query term: whether the visitor's own message holds it (false: context of a follow-up). */
+  termFocus: boolean[];
+  /** The tenant's chunks and mean distinct lexemes per chunk at the last statistics refresh (0 before). */
+  corpusDocs: number;
+  avgLength: number;
   scan: 'exact' | 'hnsw' | 'hnsw+exact' | 'none';
 }
 
@@ -83,6 +103,14 @@ interface CandidateRow {
   scan: CandidateResult['scan'];
   query_terms: string[];
   absent_terms: number;
+  term_df: number[] | null;
+  term_focus: boolean[] | null;
+  corpus_docs: number | null;
+  avg_length: number | null;
+  term_tf: number[] | null;
+  term_head: number[] | null;
+  term_title: number[] | null;
+  doc_length: number | null;
 }
 
 /**
@@ -92,8 +120,9 @@ interface CandidateRow {
 const SEARCH_CANDIDATES = {
   name: 'kbchat_search_candidates',
   text: `SELECT id, page_id, url, title, heading, content, content_hash, vector_rank, fts_rank, similarity,
-                matched_terms, page_chunks, scan, query_terms, absent_terms
-           FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+                matched_terms, page_chunks, scan, query_terms, absent_terms, term_df, term_focus, corpus_docs,
+                avg_length, term_tf, term_head, term_title, doc_length
+           FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 } as const;
 
 /**
@@ -116,13 +145,22 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
       EXACT_SCAN_FACTOR * s.k,
       EXACT_SCAN_MIN_DOCS,
       s.efSearch,
+      s.focus ?? s.query,
+      s.kText ?? 3 * s.k,
     ],
   });
   const first = rows[0];
   const queryTerms = first?.query_terms ?? [];
-  const absentTerms = first?.absent_terms ?? 0;
-  const scan = first?.scan ?? 'none';
-  return { candidates: rows.filter((r) => r.id !== null).map(toCandidate), queryTerms, absentTerms, scan };
+  return {
+    candidates: rows.filter((r) => r.id !== null).map(toCandidate),
+    queryTerms,
+    absentTerms: first?.absent_terms ?? 0,
+    termDf: first?.term_df ?? [],
+    termFocus: first?.term_focus ?? queryTerms.map(() => true),
+    corpusDocs: first?.corpus_docs ?? 0,
+    avgLength: Number(first?.avg_length ?? 0),
+    scan: first?.scan ?? 'none',
+  };
 }
 
 function toCandidate(r: CandidateRow): RetrievalCandidate {
@@ -139,6 +177,10 @@ function toCandidate(r: CandidateRow): RetrievalCandidate {
     similarity: r.similarity === null ? null : Number(r.similarity),
     matchedTerms: Number(r.matched_terms),
     pageChunks: Number(r.page_chunks),
+    termTf: r.term_tf ?? [],
+    termHead: r.term_head ?? [],
+    termTitle: r.term_title ?? [],
+    length: Number(r.doc_length ?? 0),
   };
 }
 
@@ -151,4 +193,24 @@ function toCandidate(r: CandidateRow): RetrievalCandidate {
  */
 export async function refreshTermStats(db: Queryable, clientId: string): Promise<void> {
   await db.query('SELECT kbchat_refresh_term_stats($1)', [clientId]);
+}
+
+/**
+ * Of `lexemes` (words of a question that no chunk of the client holds), those that are a word of the
+ * client's chunks with one inner letter left out ("strng" for "string"): a typing slip, not a word
+ * the site lacks. The word must be in a few chunks at least (a rare word one letter longer is more
+ * likely another word: "redact" for "react"). Words are compared within their first two letters (a slip there is rare, and the
+ * range keeps the look-up on the term_stats primary key).
+ */
+export async function misspeltTerms(db: Queryable, clientId: string, lexemes: string[]): Promise<Set<string>> {
+  if (lexemes.length === 0) return new Set();
+  const { rows } = await db.query<{ lex: string; near: string }>(
+    `SELECT a.lex, ts.lexeme AS near
+       FROM unnest($2::text[]) AS a(lex)
+       JOIN term_stats ts ON ts.client_id = $1 AND ts.ndoc >= 3
+        AND ts.lexeme >= left(a.lex, 2) AND ts.lexeme < left(a.lex, 1) || chr(ascii(substr(a.lex, 2, 1)) + 1)
+        AND length(ts.lexeme) = length(a.lex) + 1`,
+    [clientId, lexemes],
+  );
+  return new Set(rows.filter((r) => missesOneLetter(r.lex, r.near)).map((r) => r.lex));
 }

@@ -130,3 +130,27 @@ export function keyStems(text: string): Set<string> {
   for (const t of analyze(text)) if (!t.stop && !t.part) out.add(t.stem);
   return out;
 }
+
+/** True when a and b differ by one edit (insert, delete, substitute, swap): "strng" ≈ "string". */
+export function oneEditApart(a: string, b: string): boolean {
+  if (Math.abs(a.length - b.length) > 1 || a === b) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) {
+    if (a.slice(i + 1) === b.slice(i + 1)) return true;
+    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
+  }
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/**
+ * True when `typed` is `word` with one letter left out, not its last ("strng" for "string",
+ * "memri" for "memori"): the commonest typing slip. A missing last letter is left out of it
+ * because stems differ that way ("offic" office, "offici" official).
+ */
+export function missesOneLetter(typed: string, word: string): boolean {
+  if (word.length !== typed.length + 1) return false;
+  let i = 0;
+  while (i < typed.length && typed[i] === word[i]) i++;
+  return i < typed.length && /\p{L}/u.test(word[i] as string) && word.slice(i + 1) === typed.slice(i);
+}

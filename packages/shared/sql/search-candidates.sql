@@ -1,0 +1,180 @@
+-- kbchat_search_candidates: the current definition, re-applied after the numbered migrations on every
+-- start (packages/shared/src/db/migrate.ts), so a change to it is a diff of this file.
+-- docs/retrieval.md explains each step; the ranking itself is done in TypeScript
+-- (packages/shared/src/chat/ranking.ts) from the signals returned here.
+-- Migrations 0006-0008 defined it with fewer arguments and columns.
+DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, float8, int, int);
+
+CREATE OR REPLACE FUNCTION kbchat_search_candidates(
+  p_client uuid,
+  p_model text,
+  p_vector vector,
+  p_k int,
+  p_query text,
+  p_fulltext boolean,
+  p_exact_max int,
+  p_exact_factor float8,
+  p_exact_min int,
+  p_ef_search int,
+  -- The visitor's own words (p_query may have a follow-up's context put in front of them).
+  p_focus text,
+  -- Rows of the full-text list: it is re-ranked by term frequency and fields in TypeScript, so it is
+  -- longer than the vector list.
+  p_k_text int)
+RETURNS TABLE (
+  id uuid, page_id uuid, url text, title text, heading text, content text, content_hash text,
+  vector_rank bigint, fts_rank bigint, similarity float8, matched_terms int, page_chunks int,
+  scan text, query_terms text[], absent_terms int,
+  -- Per query term (in query_terms' order): chunks of the tenant holding it, and whether the
+  -- visitor's own message holds it; the tenant's chunk count and mean distinct lexemes per chunk.
+  term_df int[], term_focus boolean[], corpus_docs int, avg_length float8,
+  -- Per query term, for this chunk: occurrences in the body, in the title or heading (weight A), in
+  -- the page title alone; and the chunk's distinct lexemes.
+  term_tf int[], term_head int[], term_title int[], doc_length int)
+LANGUAGE plpgsql
+-- Each statement is planned once per backend and the plan reused (docs/performance.md, change 6).
+SET plan_cache_mode = force_generic_plan
+AS $fn$
+#variable_conflict use_column
+DECLARE
+  v_n int;
+  v_exact boolean;
+  v_terms text[];
+  v_focus text[];
+  v_df int[];
+  v_absent int;
+  v_ids uuid[] := '{}';
+  v_dists float8[] := '{}';
+  v_scan text := 'none';
+  v_docs int;
+  v_avglen float8;
+  v_b1 text[] := '{}'; v_b2 text[] := '{}'; v_b3 text[] := '{}'; v_b4 text[] := '{}';
+  v_w1 float8 := 0; v_w2 float8 := 0; v_w3 float8 := 0; v_w4 float8 := 0;
+  v_candidates tsquery;
+BEGIN
+  -- Counting stops past the threshold, so a big tenant costs no more than a small one here.
+  SELECT count(*)::int INTO v_n FROM (SELECT 1 FROM documents d WHERE d.client_id = p_client LIMIT p_exact_max + 1) x;
+  v_terms := tsvector_to_array(to_tsvector('english', p_query));
+  v_focus := tsvector_to_array(to_tsvector('english', coalesce(p_focus, p_query)));
+  SELECT t.documents, t.avg_length INTO v_docs, v_avglen FROM term_stats_totals t WHERE t.client_id = p_client AND t.documents > 0;
+  IF v_docs IS NOT NULL AND cardinality(v_terms) > 0 THEN
+    -- Four bands of document frequency (≤ 1 %, ≤ 5 %, ≤ 20 %, more), each weighed by its lexemes'
+    -- mean BM25 idf: the first-stage score that picks the full-text list, cheap C calls per row.
+    WITH s AS (
+      SELECT u.lexeme, u.ord, coalesce(ts.ndoc, 0) AS ndoc, coalesce(ts.ndoc, 0)::float8 / v_docs AS share,
+             ln(1 + (v_docs - least(coalesce(ts.ndoc, 0), v_docs) + 0.5) / (coalesce(ts.ndoc, 0) + 0.5)) AS idf
+        FROM unnest(v_terms) WITH ORDINALITY AS u(lexeme, ord)
+        LEFT JOIN term_stats ts ON ts.client_id = p_client AND ts.lexeme = u.lexeme)
+    SELECT coalesce(array_agg(s.lexeme) FILTER (WHERE s.share <= 0.01), '{}'), coalesce(avg(s.idf) FILTER (WHERE s.share <= 0.01), 0),
+           coalesce(array_agg(s.lexeme) FILTER (WHERE s.share > 0.01 AND s.share <= 0.05), '{}'),
+           coalesce(avg(s.idf) FILTER (WHERE s.share > 0.01 AND s.share <= 0.05), 0),
+           coalesce(array_agg(s.lexeme) FILTER (WHERE s.share > 0.05 AND s.share <= 0.2), '{}'),
+           coalesce(avg(s.idf) FILTER (WHERE s.share > 0.05 AND s.share <= 0.2), 0),
+           coalesce(array_agg(s.lexeme) FILTER (WHERE s.share > 0.2), '{}'), coalesce(avg(s.idf) FILTER (WHERE s.share > 0.2), 0),
+           -- Candidates from the question's most telling lexemes only: pairs among its 12 rarest
+           -- non-common ones, and its 32 rarest rare ones (a 4,000-character message holds hundreds of
+           -- lexemes, and all their pairs made a tsquery that took seconds to search).
+           (SELECT string_agg(x, ' | ') FROM (
+              SELECT quote_literal(a.lexeme) || ' & ' || quote_literal(b.lexeme) AS x
+                FROM (SELECT i.lexeme FROM s i WHERE i.share <= 0.2 ORDER BY i.idf DESC, i.lexeme LIMIT 12) a,
+                     (SELECT i.lexeme FROM s i WHERE i.share <= 0.2 ORDER BY i.idf DESC, i.lexeme LIMIT 12) b
+               WHERE a.lexeme < b.lexeme
+              UNION ALL
+              SELECT quote_literal(r.lexeme)
+                FROM (SELECT i.lexeme FROM s i WHERE i.share <= 0.01 OR i.ndoc <= 3 ORDER BY i.idf DESC, i.lexeme LIMIT 32) r) y)::tsquery,
+           count(*) FILTER (WHERE s.ndoc = 0)::int,
+           array_agg(s.ndoc::int ORDER BY s.ord)
+      INTO v_b1, v_w1, v_b2, v_w2, v_b3, v_w3, v_b4, v_w4, v_candidates, v_absent, v_df
+      FROM s;
+  ELSE
+    -- No statistics yet (the first crawl is running): one GIN probe per lexeme; term_df is then 1
+    -- for a lexeme some chunk holds and 0 for one none does (corpus_docs stays NULL: no idf).
+    SELECT coalesce(array_agg(p.found ORDER BY p.ord), '{}'), count(*) FILTER (WHERE p.found = 0)::int INTO v_df, v_absent
+      FROM (SELECT t.ord, CASE WHEN EXISTS (SELECT 1 FROM documents d WHERE d.client_id = p_client
+                                                AND d.fts @@ quote_literal(t.lexeme)::tsquery) THEN 1 ELSE 0 END AS found
+              FROM unnest(v_terms) WITH ORDINALITY AS t(lexeme, ord)) p;
+  END IF;
+  -- Without statistics, or when the rarest lexemes select nothing: chunks with any two of the
+  -- question's lexemes, the 12 longest standing in for the rarest. NULL for a one-lexeme question,
+  -- which then matches on its word.
+  IF v_candidates IS NULL THEN
+    SELECT string_agg(quote_literal(a) || ' & ' || quote_literal(b), ' | ')::tsquery INTO v_candidates
+      FROM (SELECT t FROM unnest(v_terms) t ORDER BY length(t) DESC, t LIMIT 12) x(a),
+           (SELECT t FROM unnest(v_terms) t ORDER BY length(t) DESC, t LIMIT 12) y(b)
+     WHERE a < b;
+  END IF;
+  IF v_n = 0 THEN
+    RETURN QUERY SELECT NULL::uuid, NULL::uuid, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
+      NULL::bigint, NULL::bigint, NULL::float8, NULL::int, NULL::int, 'none'::text, v_terms, v_absent,
+      v_df, (SELECT array_agg(t = ANY(v_focus) ORDER BY o) FROM unnest(v_terms) WITH ORDINALITY u(t, o)), v_docs, v_avglen,
+      NULL::int[], NULL::int[], NULL::int[], NULL::int;
+    RETURN;
+  END IF;
+  -- Exact scan or HNSW (docs/retrieval.md "Vector list").
+  SELECT v_n <= p_exact_max AND (v_n <= p_exact_min OR v_n::float8 * v_n <= p_exact_factor * greatest(c.reltuples, 0))
+    INTO v_exact FROM pg_class c WHERE c.oid = 'documents'::regclass;
+  IF p_vector IS NOT NULL THEN
+    IF NOT v_exact THEN
+      PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true),
+              set_config('hnsw.ef_search', p_ef_search::text, true),
+              set_config('enable_sort', 'off', true);
+      SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}'), coalesce(array_agg(s.dist ORDER BY s.dist, s.id), '{}')
+        INTO v_ids, v_dists
+        FROM (SELECT d.id, d.embedding <=> p_vector AS dist FROM documents d
+               WHERE d.client_id = p_client AND d.embedding_model = p_model AND d.embedding IS NOT NULL
+               ORDER BY d.embedding <=> p_vector
+               LIMIT p_k) s;
+      PERFORM set_config('enable_sort', 'on', true);
+      v_scan := 'hnsw';
+    END IF;
+    IF v_exact OR cardinality(v_ids) < p_k THEN
+      SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}'), coalesce(array_agg(s.dist ORDER BY s.dist, s.id), '{}')
+        INTO v_ids, v_dists
+        FROM (SELECT d.id, (d.embedding <=> p_vector) + 0 AS dist FROM documents d
+               WHERE d.client_id = p_client AND d.embedding_model = p_model AND d.embedding IS NOT NULL
+               ORDER BY (d.embedding <=> p_vector) + 0
+               LIMIT p_k) s;
+      v_scan := CASE WHEN v_exact THEN 'exact' ELSE 'hnsw+exact' END;
+    END IF;
+  END IF;
+  RETURN QUERY
+  WITH v AS (SELECT u.id, u.dist, u.rank FROM unnest(v_ids, v_dists) WITH ORDINALITY AS u(id, dist, rank)),
+  q AS (SELECT replace(plainto_tsquery('english', p_query)::text, ' & ', ' | ')::tsquery AS tsq),
+  f AS (
+    SELECT s.id, row_number() OVER (ORDER BY s.score DESC, s.url, s.chunk_index) AS rank FROM (
+      SELECT d.id, d.url, d.chunk_index,
+             CASE WHEN v_docs IS NULL THEN ts_rank(d.fts, q.tsq)
+             ELSE (v_w1 * (length(d.fts) - length(ts_delete(d.fts, v_b1)) + length(h.fts) - length(ts_delete(h.fts, v_b1)))
+                 + v_w2 * (length(d.fts) - length(ts_delete(d.fts, v_b2)) + length(h.fts) - length(ts_delete(h.fts, v_b2)))
+                 + v_w3 * (length(d.fts) - length(ts_delete(d.fts, v_b3)) + length(h.fts) - length(ts_delete(h.fts, v_b3)))
+                 + v_w4 * (length(d.fts) - length(ts_delete(d.fts, v_b4)) + length(h.fts) - length(ts_delete(h.fts, v_b4))))
+                  * 2.2 / (1 + 1.2 * (0.25 + 0.75 * length(d.fts) / greatest(v_avglen, 1)))
+             END AS score
+        FROM documents d CROSS JOIN q
+        CROSS JOIN LATERAL (SELECT ts_filter(d.fts, '{a}') AS fts) h
+       WHERE p_fulltext AND d.client_id = p_client AND d.fts @@ coalesce(v_candidates, q.tsq)
+       ORDER BY score DESC, d.url, d.chunk_index
+       LIMIT p_k_text) s)
+  SELECT d.id, d.page_id, d.url, d.title, d.heading, d.content, d.content_hash,
+         v.rank, f.rank,
+         CASE WHEN v.dist IS NOT NULL THEN 1 - v.dist
+              WHEN d.embedding_model = p_model AND p_vector IS NOT NULL THEN 1 - (d.embedding <=> p_vector) END,
+         length(d.fts) - length(ts_delete(d.fts, v_terms)),
+         coalesce((SELECT max(x.chunk_index) + 1 FROM documents x WHERE x.page_id = d.page_id), 1)::int,
+         v_scan, v_terms, v_absent,
+         v_df, (SELECT array_agg(t = ANY(v_focus) ORDER BY o) FROM unnest(v_terms) WITH ORDINALITY u(t, o)), v_docs, v_avglen,
+         tf.body, tf.head, tf.title, length(d.fts)
+    FROM documents d
+    LEFT JOIN v ON v.id = d.id
+    LEFT JOIN f ON f.id = d.id
+    -- Each query term's occurrences in this chunk: positions weighted B are the body, A the title and heading.
+    CROSS JOIN LATERAL (
+      SELECT array_agg(coalesce(cardinality(array_remove(x.weights, 'A')), 0) ORDER BY t.o) AS body,
+             array_agg(CASE WHEN 'A' = ANY(x.weights) THEN 1 ELSE 0 END ORDER BY t.o) AS head,
+             array_agg(CASE WHEN t.lex = ANY(tt.lexemes) THEN 1 ELSE 0 END ORDER BY t.o) AS title
+        FROM unnest(v_terms) WITH ORDINALITY t(lex, o)
+        CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', d.title)) AS lexemes) tt
+        LEFT JOIN unnest(d.fts) x ON x.lexeme = t.lex) tf
+   WHERE d.client_id = p_client AND d.id IN (SELECT v.id FROM v UNION SELECT f.id FROM f);
+END
+$fn$;

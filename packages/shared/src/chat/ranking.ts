@@ -1,0 +1,194 @@
+import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
+import { isStopWord } from '../providers/text-analysis.ts';
+
+/**
+ * The ranking of retrieval candidates and the decision to answer at all (docs/retrieval.md).
+ *
+ * Every signal is relative to the client's own pages, so it means the same on any site: BM25 idf
+ * from the client's term statistics, term frequency saturated and normalised by the client's mean
+ * chunk length, the share of the question's idf mass that no page of the client holds. No constant
+ * depends on a site's vocabulary or on an embedder's similarity scale; the weights below were chosen
+ * leave-one-corpus-out on several real documentation sites (bench/retrieval-tune.ts,
+ * docs/retrieval.md has the figures).
+ */
+export interface RankingParams {
+  /** BM25 term-frequency saturation and length normalisation (the textbook values). */
+  k1: number;
+  b: number;
+  /** Extra weight of a query term in the chunk's title or heading, and in the page title. */
+  headWeight: number;
+  titleWeight: number;
+  /** Weight of a query term that only the follow-up's context brought (not the visitor's words). */
+  contextWeight: number;
+  /**
+   * Weight of the vector list next to the lexical ranking. Both are fused by their ranks
+   * (reciprocal rank fusion, k = RRF_K): a similarity's scale differs between embedders, a rank's
+   * does not.
+   */
+  vectorWeight: number;
+  /** A page's score: its best chunk plus this share of its second best. */
+  secondChunkWeight: number;
+  /** Declined when at least this share of the question's idf mass is in no page of the client. */
+  maxAbsentShare: number;
+  /** An absent word written as a name (GraphQL, PyCharm, GeneratedField) weighs this many times more. */
+  namedWeight: number;
+  /** A further page is a source when its score is at least this share of the best page's. */
+  relatedPageRatio: number;
+  /** At most this many pages are sources. */
+  maxPages: number;
+}
+
+export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
+  k1: 1.2,
+  b: 0.75,
+  headWeight: 0.5,
+  titleWeight: 1,
+  contextWeight: 0.5,
+  vectorWeight: 1,
+  secondChunkWeight: 0.3,
+  maxAbsentShare: 0.4,
+  namedWeight: 3,
+  relatedPageRatio: 0.8,
+  maxPages: 3,
+});
+
+export type RankingStats = Pick<CandidateResult, 'queryTerms' | 'termDf' | 'termFocus' | 'corpusDocs' | 'avgLength'>;
+
+export interface ScoredChunk extends RetrievalCandidate {
+  /** Lexical score normalised by the best score the question could reach, in [0, 1]. */
+  lexical: number;
+  score: number;
+}
+
+export interface RankedPage<C extends ScoredChunk = ScoredChunk> {
+  key: string;
+  score: number;
+  /** The page's chunks among the candidates, best first. */
+  chunks: C[];
+}
+
+/** Per query term: idf × (1 or contextWeight). Without statistics every term weighs 1. */
+export function termWeights(stats: RankingStats, params: RankingParams): number[] {
+  const n = stats.corpusDocs;
+  return stats.queryTerms.map((term, i) => {
+    // "whats" stems to "what", a stop word the documents' tsvectors never hold: it says nothing.
+    if (isStopWord(term)) return 0;
+    const df = stats.termDf[i] ?? 0;
+    const idf = n > 0 ? Math.log(1 + (n - Math.min(df, n) + 0.5) / (df + 0.5)) : 1;
+    return idf * (stats.termFocus[i] === false ? params.contextWeight : 1);
+  });
+}
+
+/** RRF constant (Cormack et al. 2009): flattens the head so one list cannot dominate. */
+export const RRF_K = 60;
+
+/** BM25 over body, heading and page title (normalised to [0, 1]), fused by rank with the vector list. */
+export function scoreChunks(candidates: RetrievalCandidate[], stats: RankingStats, params: RankingParams): ScoredChunk[] {
+  const weights = termWeights(stats, params);
+  const mass = weights.reduce((a, w) => a + w, 0);
+  const best = mass * (params.k1 + 1 + params.headWeight + params.titleWeight);
+  const avg = stats.avgLength > 0 ? stats.avgLength : 1;
+  const scored = candidates.map((c): ScoredChunk => {
+    const norm = 1 - params.b + (params.b * (c.length || avg)) / avg;
+    let lexical = 0;
+    weights.forEach((w, i) => {
+      const tf = c.termTf[i] ?? 0;
+      lexical +=
+        w *
+        ((tf * (params.k1 + 1)) / (tf + params.k1 * norm) +
+          params.headWeight * (c.termHead[i] ?? 0) +
+          params.titleWeight * (c.termTitle[i] ?? 0));
+    });
+    return { ...c, lexical: best > 0 ? lexical / best : 0, score: 0 };
+  });
+  // Lexical rank among the candidates, fused with the vector list's rank.
+  [...scored]
+    .sort((a, b) => b.lexical - a.lexical || a.url.localeCompare(b.url) || a.id.localeCompare(b.id))
+    .forEach((c, i) => {
+      c.score = (c.lexical > 0 ? 1 / (RRF_K + i + 1) : 0) + (c.vectorRank !== null ? params.vectorWeight / (RRF_K + c.vectorRank) : 0);
+    });
+  return scored;
+}
+
+/** Best first; equal scores by URL and id, so the same question keeps its order. */
+export function byScore(a: ScoredChunk, b: ScoredChunk): number {
+  return b.score - a.score || a.url.localeCompare(b.url) || a.id.localeCompare(b.id);
+}
+
+/** Chunks grouped by page, pages ordered by best chunk plus a share of the second. */
+export function rankPages<C extends ScoredChunk>(chunks: C[], params: RankingParams): RankedPage<C>[] {
+  const byPage = new Map<string, C[]>();
+  for (const c of chunks) {
+    const key = c.pageId ?? c.url;
+    const list = byPage.get(key);
+    if (list) list.push(c);
+    else byPage.set(key, [c]);
+  }
+  const pages: RankedPage<C>[] = [];
+  for (const [key, list] of byPage) {
+    list.sort(byScore);
+    const first = list[0] as C;
+    pages.push({ key, chunks: list, score: first.score + params.secondChunkWeight * (list[1]?.score ?? 0) });
+  }
+  return pages.sort((a, b) => b.score - a.score || byScore(a.chunks[0] as C, b.chunks[0] as C));
+}
+
+/** The pages an answer draws on: the best, and the next ones that score close to it. */
+export function sourcePages<C extends ScoredChunk>(pages: RankedPage<C>[], params: RankingParams): RankedPage<C>[] {
+  const [top, ...rest] = pages;
+  if (!top) return [];
+  const out = [top];
+  for (const p of rest) {
+    if (out.length >= params.maxPages || p.score < params.relatedPageRatio * top.score) break;
+    out.push(p);
+  }
+  return out;
+}
+
+/**
+ * Share of the question's idf mass (the visitor's own words) that no page of the client holds: a
+ * question about something the site never names ("GraphQL", "refund", "Kubernetes") is mostly
+ * such words, whatever the site. A word one typing slip away from a word of the site ("strng") is
+ * not absent, and neither is a compound whose parts the question also has ("form-control",
+ * "settings/dev.py": Postgres's parser keeps both).
+ */
+export function absentShare(
+  stats: RankingStats,
+  params: RankingParams,
+  options: { misspelt?: ReadonlySet<string>; message?: string } = {},
+): number {
+  const weights = termWeights(stats, params);
+  const terms = stats.queryTerms;
+  const names = options.message ? namesIn(options.message) : [];
+  let mass = 0;
+  let absent = 0;
+  terms.forEach((t, i) => {
+    if (stats.termFocus[i] === false || isCompoundOf(t, terms)) return;
+    let w = weights[i] ?? 0;
+    if ((stats.termDf[i] ?? 0) === 0 && !options.misspelt?.has(t)) {
+      // A name the visitor typed (a product, a tool, an API) that the site never mentions says most
+      // plainly that the site is not about it.
+      if (names.some((n) => n.startsWith(t))) w *= params.namedWeight;
+      absent += w;
+    }
+    mass += w;
+  });
+  return mass > 0 ? absent / mass : 0;
+}
+
+/** Words written with a capital inside (GraphQL, PyCharm, GeneratedField), lower-cased. */
+export function namesIn(message: string): string[] {
+  return (message.match(/\p{L}+/gu) ?? [])
+    .filter((w) => /^\p{L}+\p{Ll}\p{Lu}/u.test(w) || /^\p{Lu}{2,}\p{Ll}/u.test(w))
+    .map((w) => w.toLowerCase());
+}
+
+function isCompoundOf(term: string, terms: readonly string[]): boolean {
+  if (!/[-/.]/.test(term)) return false;
+  return term.split(/[-/.]+/).some((part) => part !== term && terms.includes(part));
+}
+
+/** Lexemes of the question no page holds, the candidates for a typo check. */
+export function absentTerms(stats: RankingStats): string[] {
+  return stats.termDf.length === 0 ? [] : stats.queryTerms.filter((t, i) => (stats.termDf[i] ?? 0) === 0 && t.length >= 4);
+}
