@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { composeAnswer, sentencesOf } from './extractive-answer.ts';
+
+const passage = (id: string, url: string, content: string, title = 'Page') => ({ id, url, title, content });
+
+describe('sentencesOf', () => {
+  it('marks table cells, headings, code and sentence halves as not prose', () => {
+    const s = sentencesOf(
+      [
+        'Identity Columns',
+        'identity_increment character_data If the column is an identity column, then the increment of the internal sequence, else null.',
+        'SELECT * FROM t WHERE id = 1;',
+        'and then the rest of a sentence cut in two.',
+        'The default port is 5432, which clients use unless told otherwise.',
+        'fs.readFile() reads the whole file into memory.',
+      ].join('\n'),
+    );
+    expect(s.map((x) => x.prose)).toEqual([false, false, false, false, true, true]);
+  });
+});
+
+describe('composeAnswer', () => {
+  it('quotes the answering sentence of the best page and cites only what it quotes', () => {
+    const out = composeAnswer('what is the default port', [
+      passage(
+        'a',
+        'https://s/conn',
+        'Connections are accepted on a TCP port. The default port is 5432, which clients use unless told otherwise. Other settings follow.',
+      ),
+      passage('b', 'https://s/other', 'Unrelated text about vacuuming tables and reclaiming space on disk.'),
+    ]);
+    expect(out.text.startsWith('The default port is 5432')).toBe(true);
+    expect(out.text).toMatch(/\[1\]$/);
+    expect(out.used).toEqual([0]);
+  });
+
+  it('adds a related page’s best sentence, cited [2], when it is about the question too', () => {
+    const out = composeAnswer('how do I drop a database', [
+      passage('a', 'https://s/drop', 'DROP DATABASE removes a database and all its files. It cannot be undone.'),
+      passage('b', 'https://s/dropdb', 'The dropdb program is a wrapper around DROP DATABASE that you run from the shell.'),
+    ]);
+    expect(out.used).toEqual([0, 1]);
+    expect(out.text).toMatch(
+      /^DROP DATABASE removes a database and all its files\. It cannot be undone\. \[1\]\n\nThe dropdb program .* \[2\]$/,
+    );
+  });
+
+  it('stays within about 80 words, whole sentences', () => {
+    const long = Array.from(
+      { length: 12 },
+      (_, i) => `Sentence number ${i} explains one more detail about replication slots and their retention.`,
+    ).join(' ');
+    const out = composeAnswer('replication slots retention', [passage('a', 'https://s/slots', long)]);
+    expect(out.text.split(/\s+/).length).toBeLessThanOrEqual(82);
+    expect(out.text).toMatch(/retention\. \[1\]$/);
+  });
+
+  it('returns nothing to quote when no passage has a whole sentence', () => {
+    expect(composeAnswer('port', [passage('a', 'https://s/t', 'port 5432\nhost localhost')]).text).toBe('');
+  });
+});

@@ -1,0 +1,184 @@
+import type { ChatPassage } from './chat-provider.ts';
+import { termRarity } from './local-embedder.ts';
+import { analyze, oneEditApart, type Term } from './text-analysis.ts';
+
+/**
+ * The offline answer, read as a visitor reads it: the sentence of the best page that answers the
+ * question first, then the sentences after it on the page while they fit in about 80 words — whole
+ * sentences in page order, never table cells, navigation or half sentences — cited [1]. A further
+ * page the retrieval kept adds its one best sentence, cited [2], [3], when that sentence is about
+ * the question too. Only the pages quoted are cited, numbered in page order (the order of the
+ * sources), so [k] is the k-th source.
+ */
+
+/** Words of the main answer; a related page's sentence; the whole answer. */
+const MAIN_WORDS = 80;
+const MAIN_WORDS_WITH_RELATED = 60;
+const RELATED_WORDS = 28;
+/** A related page's best sentence is quoted when it scores at least this share of the main one. */
+const RELATED_SHARE = 0.6;
+/** Another page's sentence must score this much better than the best page's to lead instead. */
+const OTHER_PAGE_HANDICAP = 0.8;
+/** Sentences that open by pointing back ("This", "It") bring the sentence before them along. */
+const POINTS_BACK = /^(this|these|that|those|it|its|they|such|here|then|also|however|otherwise)\b/i;
+
+interface QueryTerm {
+  stem: string;
+  surface: string;
+  weight: number;
+}
+
+export interface Sentence {
+  text: string;
+  words: number;
+  /** Whole prose: not a heading, a table cell, a code line or a fragment cut out of a sentence. */
+  prose: boolean;
+}
+
+export function queryTerms(query: string): QueryTerm[] {
+  const byStem = new Map<string, QueryTerm>();
+  for (const t of analyze(query)) {
+    if (t.stop) continue;
+    const weight = termRarity(t.surface) * (t.part ? 0.5 : 1);
+    const seen = byStem.get(t.stem);
+    if (!seen || seen.weight < weight) byStem.set(t.stem, { stem: t.stem, surface: t.surface, weight });
+  }
+  return [...byStem.values()];
+}
+
+/** Share of the query's weight a text covers, in [0, 1]; a word one slip away counts 0.7. */
+export function coverage(terms: QueryTerm[], textTerms: Term[]): number {
+  const total = terms.reduce((n, t) => n + t.weight, 0);
+  if (total === 0) return 0;
+  const stems = new Set(textTerms.map((t) => t.stem));
+  let hit = 0;
+  for (const q of terms) {
+    if (stems.has(q.stem)) hit += q.weight;
+    else if (q.surface.length >= 5 && textTerms.some((t) => t.surface.length >= 4 && oneEditApart(q.surface, t.surface)))
+      hit += 0.7 * q.weight;
+  }
+  return hit / total;
+}
+
+// Latin-style ends need a space and a capital (or a digit, quote, bracket) after them ("e.g. foo"
+// is not an end); CJK ends are followed by no space at all.
+const UNSPACED_TEXT = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]/u;
+const SENTENCE_END = /(?<=[。！？])\s*|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(¿¡`])/u;
+const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
+/** A line of code or a statement, not a sentence about it. */
+const CODE = /[;{}]$|\s(=|==|=>|:=)\s|^\$ /;
+
+function isProse(text: string, words: number): boolean {
+  if (UNSPACED_TEXT.test(text)) return text.length >= 6 && /[。！？.!?]$/u.test(text);
+  if (!ENDS_SENTENCE.test(text) || CODE.test(text)) return false;
+  // Short lines are headings, labels and cells unless they end like a sentence ("It cannot be undone.").
+  if (words < 3 || (words < 5 && !/[.!?]$/.test(text))) return false;
+  const letters = (text.match(/\p{L}/gu) ?? []).length;
+  if (letters < 0.6 * text.replace(/\s/g, '').length) return false;
+  // A lower-case opening is the middle of a sentence or a table's cells ("identity_increment
+  // character_data If the column…"), unless it names code ("fs.readFile() reads…").
+  const first = text.split(/\s/, 1)[0] ?? '';
+  return !/^\p{Ll}/u.test(first) || /[.(]/.test(first);
+}
+
+/** A passage's sentences in page order, each marked prose or not. */
+export function sentencesOf(content: string): Sentence[] {
+  const out: Sentence[] = [];
+  for (const line of content.split(/\n+/)) {
+    for (const raw of line.split(SENTENCE_END)) {
+      const text = raw.trim().replace(/\s+/g, ' ');
+      if (!text) continue;
+      const words = text.split(' ').length;
+      out.push({ text, words, prose: isProse(text, words) });
+    }
+  }
+  return out;
+}
+
+/** The first `limit` words of a sentence, ending in "…" when cut. */
+function clip(text: string, limit: number): string {
+  const words = text.split(' ');
+  return words.length <= limit ? text : `${words.slice(0, limit).join(' ')}…`;
+}
+
+interface Scored {
+  passage: number;
+  index: number;
+  score: number;
+}
+
+function bestSentence(terms: QueryTerm[], sentences: Sentence[], passage: number, context: number): Scored | undefined {
+  let best: Scored | undefined;
+  sentences.forEach((s, index) => {
+    if (!s.prose) return;
+    // Long sentences cover more words by being long: a mild penalty past 40 words. A passage whose
+    // title or heading names the topic lifts its sentences a little.
+    const score = (coverage(terms, analyze(s.text)) * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40);
+    if (!best || score > best.score) best = { passage, index, score };
+  });
+  return best;
+}
+
+export interface ExtractiveAnswer {
+  text: string;
+  /** Passages quoted, in page order: [k] cites the k-th. */
+  used: number[];
+  /** The main sentence's share of the question's words (0 when nothing matched). */
+  score: number;
+}
+
+/**
+ * The answer from passages ranked best first (the retrieval keeps a page's chunks together, best
+ * page first). Empty text when no passage has a whole sentence to quote.
+ */
+export function composeAnswer(query: string, passages: ChatPassage[]): ExtractiveAnswer {
+  const terms = queryTerms(query);
+  const split = passages.map((p) => sentencesOf(p.content));
+  const best = passages.map((p, i) =>
+    bestSentence(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`))),
+  );
+  const pageOf = (i: number) => (passages[i] as ChatPassage).url;
+  const topPage = passages[0]?.url;
+
+  // The main answer: the best sentence of the best page, unless another page's sentence answers
+  // clearly better (the retrieval ranks pages; a sentence that holds the question settles it).
+  let main: Scored | undefined;
+  for (const b of best) {
+    if (!b) continue;
+    const weighed = b.score * (pageOf(b.passage) === topPage ? 1 : OTHER_PAGE_HANDICAP);
+    if (!main || weighed > main.score * (pageOf(main.passage) === topPage ? 1 : OTHER_PAGE_HANDICAP)) main = b;
+  }
+  if (!main) return { text: '', used: [], score: 0 };
+  const chosen = main;
+  const sentences = split[chosen.passage] as Sentence[];
+  const mainPage = pageOf(chosen.passage);
+
+  // Related pages: their best sentence, when it is about the question too.
+  const related: { passage: number; text: string }[] = [];
+  const seenPages = new Set([mainPage]);
+  split.forEach((s, i) => {
+    const url = pageOf(i);
+    const b = best[i];
+    if (seenPages.has(url) || chosen.score === 0 || !b || b.score < RELATED_SHARE * chosen.score) return;
+    seenPages.add(url);
+    related.push({ passage: i, text: clip((s[b.index] as Sentence).text, RELATED_WORDS) });
+  });
+
+  const budget = related.length > 0 ? MAIN_WORDS_WITH_RELATED : MAIN_WORDS;
+  let start = chosen.index;
+  const opener = sentences[start] as Sentence;
+  const before = sentences[start - 1];
+  if (POINTS_BACK.test(opener.text) && before?.prose && before.words + opener.words <= budget) start--;
+  const picked: string[] = [];
+  let words = 0;
+  for (let i = start; i < sentences.length; i++) {
+    const s = sentences[i] as Sentence;
+    if (!s.prose || (picked.length > 0 && words + s.words > budget)) break;
+    picked.push(picked.length === 0 ? clip(s.text, budget) : s.text);
+    words += s.words;
+  }
+  // A sentence ending in a colon introduces what follows it (a list, code) and reads cut off last.
+  while (picked.length > 1 && /:$/.test(picked.at(-1) as string)) picked.pop();
+  const parts = [`${picked.join(' ')} [1]`, ...related.map((r, k) => `${r.text} [${k + 2}]`)];
+  return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
+}
