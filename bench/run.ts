@@ -28,6 +28,7 @@ const { values: flags, positionals } = parseArgs({
     'chat-rounds': { type: 'string' },
     'scale-documents': { type: 'string' },
     databases: { type: 'string' },
+    corpora: { type: 'string' },
   },
 });
 
@@ -50,7 +51,10 @@ const runners: Record<Part, () => Promise<PartResult>> = {
       rounds: Math.max(1, Number(flags['chat-rounds'] ?? (quick ? 1 : 3)) || 1),
     }),
   retrieval: () =>
-    retrievalBench(env, { databases: (flags.databases ?? 'native,embedded').split(',').map((d) => d.trim()) as ('native' | 'embedded')[] }),
+    retrievalBench(env, {
+      databases: (flags.databases ?? 'native').split(',').map((d) => d.trim()) as ('native' | 'embedded')[],
+      ...(flags.corpora ? { corpora: flags.corpora.split(',').map((c) => c.trim()) } : {}),
+    }),
   embeddings: () => embeddingsBench(env),
   scale: () =>
     scaleBench(env, {

@@ -268,14 +268,16 @@ export async function createClient(baseUrl: string, name: string): Promise<strin
 }
 
 /**
- * The Debian documentation packages of ../shared/eval, unpacked (never installed: nodejs-doc would
- * replace the machine's Node) under /tmp/corpora when not there yet.
+ * Debian documentation packages (../shared/eval, bench/lib/corpora.ts), unpacked (never installed:
+ * nodejs-doc would replace the machine's Node) under /tmp/corpora when not there yet.
  */
-export function ensureCorpora(): void {
-  const wanted = [
+export function ensureCorpora(
+  corpora: { dir: string; pkg: string }[] = [
     { dir: PG_DOCS, pkg: 'postgresql-doc-15' },
     { dir: NODE_DOCS, pkg: 'nodejs-doc' },
-  ].filter((c) => !existsSync(path.join(c.dir, 'index.html')));
+  ],
+): void {
+  const wanted = corpora.filter((c) => !existsSync(path.join(c.dir, 'index.html')));
   if (wanted.length === 0) return;
   const tmp = execFileSync('mktemp', ['-d']).toString().trim();
   for (const c of wanted) {

@@ -1,0 +1,140 @@
+// Leave-one-corpus-out choice of the ranking's weights and decline threshold: each question's
+// candidates are fetched once through the service's own search function, then every setting of a
+// grid is scored in memory; for each corpus, the setting best on the other corpora is scored on it.
+import { absentShare, absentTerms, DEFAULT_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
+import { rankPassages } from '@kbchat/shared/chat/retrieval';
+import type { Queryable } from '@kbchat/shared/db/pool';
+import { type CandidateResult, misspeltTerms, searchCandidates } from '@kbchat/shared/db/retrieval';
+import type { ChatTurn } from '@kbchat/shared/providers/chat-provider';
+import { rewriteFollowUp } from '@kbchat/shared/providers/follow-up';
+import { embedLocal, LOCAL_EMBEDDING_MODEL } from '@kbchat/shared/providers/local-embedder';
+import { pageOf, type Question } from './corpora.ts';
+import { type Answer, type CorpusScore, scoreCorpus } from './retrieval-score.ts';
+
+export interface Case {
+  question: Question;
+  result: CandidateResult;
+  misspelt: string[];
+}
+
+export interface CorpusCases {
+  name: string;
+  siteUrl: string;
+  questions: Question[];
+  cases: Case[];
+  reference: { recallAt1: number; recallAt3: number };
+}
+
+/** The query the service searches: a follow-up gets its chain's earlier questions as history. */
+export function queryOf(q: Question, byId: Map<string, Question>): string {
+  const history: ChatTurn[] = [];
+  for (let p = q.follows ? byId.get(q.follows) : undefined; p; p = p.follows ? byId.get(p.follows) : undefined)
+    history.unshift({ role: 'user', content: p.question }, { role: 'assistant', content: '' });
+  return history.length > 0 ? rewriteFollowUp(q.question, history) : q.question;
+}
+
+/** Every question's candidates, as the service fetches them (local embedder, default list sizes). */
+export async function collectCases(db: Queryable, clientId: string, questions: Question[]): Promise<Case[]> {
+  const byId = new Map(questions.map((q) => [q.id, q]));
+  const cases: Case[] = [];
+  for (const q of questions) {
+    const query = queryOf(q, byId);
+    const result = await searchCandidates(db, {
+      clientId,
+      embeddingModel: LOCAL_EMBEDDING_MODEL,
+      embedding: embedLocal(query),
+      query,
+      focus: q.question,
+      k: 20,
+      kText: 60,
+      exactScanMaxDocs: 2000,
+      efSearch: 100,
+    });
+    cases.push({ question: q, result, misspelt: [...(await misspeltTerms(db, clientId, absentTerms(result)))] });
+  }
+  return cases;
+}
+
+/** The sources' pages each question would get with these weights (as retrieve() decides them). */
+export function evaluate(c: CorpusCases, params: RankingParams): CorpusScore {
+  const answers = new Map<string, Answer>();
+  for (const { question, result, misspelt } of c.cases) {
+    const declined =
+      result.candidates.length === 0 ||
+      absentShare(result, params, { misspelt: new Set(misspelt), message: question.question }) >= params.maxAbsentShare;
+    const passages = declined ? [] : rankPassages(result.candidates, result, { passages: 6, ranking: params });
+    answers.set(question.id, { pages: [...new Set(passages.map((p) => pageOf(p.url, c.siteUrl)))] });
+  }
+  return scoreCorpus(c.questions, answers);
+}
+
+/** One number per corpus: margins over the issue's targets, declines weighed as the targets do. */
+export function objective(s: CorpusScore, ref: { recallAt1: number; recallAt3: number }): number {
+  return (
+    s.recallAt1 -
+    ref.recallAt1 +
+    (s.sourceRecall - ref.recallAt3) +
+    2 * Math.min(0, s.unanswerableDeclined - 0.8) +
+    4 * Math.min(0, 0.1 - s.answerableDeclined) +
+    0.25 * s.unanswerableDeclined -
+    0.5 * s.answerableDeclined -
+    0.1 * Math.max(0, s.meanSources - 3)
+  );
+}
+
+/** The grid: the weights a site could plausibly want, around the textbook BM25 values. */
+export function grid(): RankingParams[] {
+  const out: RankingParams[] = [];
+  for (const titleWeight of [0, 1])
+    for (const vectorWeight of [0, 0.25, 0.5, 1])
+      for (const secondChunkWeight of [0, 0.3])
+        for (const contextWeight of [0.5, 1])
+          for (const relatedPageRatio of [0.7, 0.8, 0.9])
+            for (const maxAbsentShare of [0.3, 0.4, 0.5])
+              for (const namedWeight of [1, 3])
+                out.push({
+                  ...DEFAULT_RANKING,
+                  titleWeight,
+                  vectorWeight,
+                  secondChunkWeight,
+                  contextWeight,
+                  relatedPageRatio,
+                  maxAbsentShare,
+                  namedWeight,
+                });
+  return out;
+}
+
+export interface HeldOut {
+  corpus: string;
+  params: RankingParams;
+  score: CorpusScore;
+}
+
+/** For each corpus: the grid setting with the best summed objective on the others, scored on it. */
+export function leaveOneCorpusOut(corpora: CorpusCases[], settings = grid()): HeldOut[] {
+  const table = settings.map((p) => corpora.map((c) => objective(evaluate(c, p), c.reference)));
+  return corpora.map((held, i) => {
+    let best = 0;
+    let bestValue = Number.NEGATIVE_INFINITY;
+    table.forEach((row, g) => {
+      const v = row.reduce((a, x, j) => (j === i ? a : a + x), 0);
+      if (v > bestValue) {
+        bestValue = v;
+        best = g;
+      }
+    });
+    const params = settings[best] as RankingParams;
+    return { corpus: held.name, params, score: evaluate(held, params) };
+  });
+}
+
+/** The weights that differ from DEFAULT_RANKING, for the report. */
+export function describeParams(p: RankingParams): string {
+  return (
+    (Object.keys(p) as (keyof RankingParams)[])
+      .filter((k) => p[k] !== DEFAULT_RANKING[k])
+      .map((k) => `${k} ${p[k]}`)
+      .join(', ') || 'the defaults'
+  );
+}

@@ -1,0 +1,51 @@
+// Ranking experiments without re-crawling (the dev loop behind bench/lib/retrieval-loo.ts): the
+// corpora crawled once by bench/dev-crawl-corpora.ts, each question's candidates cached in /tmp,
+// then the shipped weights and the leave-one-corpus-out choice scored in memory.
+//   node bench/dev-crawl-corpora.ts && node bench/retrieval-tune.ts [--refresh] [--misses]
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { DEFAULT_RANKING } from '@kbchat/shared/chat/ranking';
+import pg from 'pg';
+import { Bm25Reference } from './lib/bm25-reference.ts';
+import { CORPUS_LIST, loadQuestions, pageOf } from './lib/corpora.ts';
+import { type Case, type CorpusCases, collectCases, describeParams, evaluate, leaveOneCorpusOut } from './lib/retrieval-loo.ts';
+import type { CorpusScore } from './lib/retrieval-score.ts';
+
+const setup = JSON.parse(readFileSync('/tmp/kbeval.json', 'utf8')) as {
+  databaseUrl: string;
+  corpora: Record<string, { clientId: string; siteUrl: string }>;
+};
+const pool = new pg.Pool({ connectionString: setup.databaseUrl, max: 2 });
+const corpora: CorpusCases[] = [];
+for (const corpus of CORPUS_LIST) {
+  const info = setup.corpora[corpus.name];
+  if (!info || !existsSync(corpus.questionsFile)) continue;
+  const questions = loadQuestions(corpus);
+  const cacheFile = `/tmp/kbeval-cands-${corpus.name}.json`;
+  let cases: Case[];
+  if (!process.argv.includes('--refresh') && existsSync(cacheFile)) cases = JSON.parse(readFileSync(cacheFile, 'utf8'));
+  else {
+    cases = await collectCases(pool, info.clientId, questions);
+    writeFileSync(cacheFile, JSON.stringify(cases));
+  }
+  const { rows } = await pool.query<{ url: string }>('SELECT url FROM pages WHERE client_id = $1', [info.clientId]);
+  const bm25 = new Bm25Reference(
+    corpus.dir,
+    rows.map((r) => pageOf(r.url, info.siteUrl)),
+  );
+  corpora.push({ name: corpus.name, siteUrl: info.siteUrl, questions, cases, reference: bm25.score(questions) });
+}
+await pool.end();
+
+const fmt = (s: CorpusScore, ref: { recallAt1: number; recallAt3: number }) =>
+  `r@1 ${s.recallAt1.toFixed(3)} (bm25 ${ref.recallAt1.toFixed(3)})  src ${s.sourceRecall.toFixed(3)} (bm25 r@3 ${ref.recallAt3.toFixed(3)})  n ${s.meanSources.toFixed(2)}  declU ${s.unanswerableDeclined.toFixed(2)}  declA ${s.answerableDeclined.toFixed(2)}`;
+console.log('shipped weights:');
+for (const c of corpora) {
+  const s = evaluate(c, DEFAULT_RANKING);
+  console.log(`  ${c.name.padEnd(8)} ${fmt(s, c.reference)}`);
+  if (process.argv.includes('--misses')) console.log('   ', s.misses.join(' '));
+}
+console.log('leave-one-corpus-out:');
+for (const h of leaveOneCorpusOut(corpora)) {
+  const c = corpora.find((x) => x.name === h.corpus) as CorpusCases;
+  console.log(`  ${h.corpus.padEnd(8)} ${fmt(h.score, c.reference)}  [${describeParams(h.params)}]`);
+}
