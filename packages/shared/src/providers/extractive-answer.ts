@@ -16,7 +16,7 @@ const MAIN_WORDS = 80;
 const MAIN_WORDS_WITH_RELATED = 60;
 const RELATED_WORDS = 28;
 /** A related page's best sentence is quoted when it scores at least this share of the main one. */
-const RELATED_SHARE = 0.6;
+const RELATED_SHARE = 0.8;
 /** Another page's sentence must score this much better than the best page's to lead instead. */
 const OTHER_PAGE_HANDICAP = 0.8;
 /** Sentences that open by pointing back ("This", "It") bring the sentence before them along. */
@@ -160,6 +160,9 @@ export function composeAnswer(query: string, passages: ChatPassage[]): Extractiv
     const url = pageOf(i);
     const b = best[i];
     if (seenPages.has(url) || chosen.score === 0 || !b || b.score < RELATED_SHARE * chosen.score) return;
+    // A sentence that leans on the one before it makes no sense alone.
+    const sentence = s[b.index] as Sentence;
+    if (sentence.words < 6 || POINTS_BACK.test(sentence.text)) return;
     seenPages.add(url);
     related.push({ passage: i, text: clip((s[b.index] as Sentence).text, RELATED_WORDS) });
   });
@@ -168,12 +171,15 @@ export function composeAnswer(query: string, passages: ChatPassage[]): Extractiv
   let start = chosen.index;
   const opener = sentences[start] as Sentence;
   const before = sentences[start - 1];
-  if (POINTS_BACK.test(opener.text) && before?.prose && before.words + opener.words <= budget) start--;
+  // A sentence that points back brings what it points at: the sentence, or the command or code
+  // line, just before it ("ALTER TABLE products ADD COLUMN description text; That will cause…").
+  if (POINTS_BACK.test(opener.text) && before && (before.prose || CODE.test(before.text)) && before.words + opener.words <= budget) start--;
   const picked: string[] = [];
   let words = 0;
   for (let i = start; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
-    if (!s.prose || (picked.length > 0 && words + s.words > budget)) break;
+    const lead = i === start && i < chosen.index;
+    if ((!s.prose && !lead) || (picked.length > 0 && words + s.words > budget)) break;
     picked.push(picked.length === 0 ? clip(s.text, budget) : s.text);
     words += s.words;
   }
