@@ -3,6 +3,7 @@ import { DEFAULT_RANKING } from '@kbchat/shared/chat/ranking';
 import { retrieve } from '@kbchat/shared/chat/retrieval';
 import { loadConfig } from '@kbchat/shared/config';
 import { insertClient } from '@kbchat/shared/db/clients';
+import { lsaQueryVector, refreshLsa } from '@kbchat/shared/db/lsa';
 import { createPool, type Pool, toVector } from '@kbchat/shared/db/pool';
 import { refreshTermStats, searchCandidates } from '@kbchat/shared/db/retrieval';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -285,5 +286,57 @@ describe('retrieval against the real database', () => {
     expect(boston.passages[0]?.url).toBe('https://floor.example/locations/boston');
     expect(boston.passages[0]?.boosted).toBe(true);
     expect(denver.passages[0]?.url).toBe('https://floor.example/locations/denver');
+  });
+
+  it('learns the client’s related words when asked to, and finds a page by a word it never uses', async () => {
+    const clientId = await newClient();
+    // 120 chunks: the query-plan pages say "explain" with "plan"; one page says "explain" and
+    // "analyze" but never "plan"; other pages are about disk space and backups.
+    const topics = [
+      ['explain', 'plan', 'query', 'cost', 'estimate', 'scan'],
+      ['vacuum', 'space', 'disk', 'dead', 'tuple', 'reclaim'],
+      ['dump', 'backup', 'restore', 'archive', 'copy', 'file'],
+    ];
+    const pages: SeedPage[] = Array.from({ length: 40 }, (_, p) => ({
+      url: `https://lsa.example/${p}`,
+      title: `Page ${p}`,
+      chunks: Array.from({ length: 3 }, (_, c) => {
+        const words = topics[p % 3] as string[];
+        return `${words.filter((_, j) => (p + c + j) % 3 !== 0).join(' ')} sentence ${p} part ${c}.`;
+      }),
+    }));
+    pages.push({ url: 'https://lsa.example/analyze', title: 'Analyze', chunks: ['explain analyze cost estimate scan actual rows.'] });
+    await seeder.seed(clientId, pages, { embed: false });
+    await refreshTermStats(pool, clientId);
+    expect(await lsaQueryVector(pool, clientId, 'query plan')).toBeUndefined(); // no model yet
+    expect(await refreshLsa(pool, clientId)).toBe(121);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM documents WHERE client_id = $1 AND lsa IS NOT NULL', [clientId]);
+    expect(rows[0].n).toBe(121);
+    const result = await retrieve(
+      pool,
+      { ...settings, ranking: { ...DEFAULT_RANKING, maxAbsentShare: 1 } },
+      { clientId, query: 'how do I see the plan', embedding: undefined, embeddingModel: seeder.provider.model },
+    );
+    // "plan" is not on the analyze page: only the latent list can bring it.
+    const analyze = (
+      await searchCandidates(pool, {
+        clientId,
+        embeddingModel: seeder.provider.model,
+        embedding: undefined,
+        query: 'how do I see the plan',
+        k: 60,
+        exactScanMaxDocs: 2000,
+        efSearch: 100,
+        lsa: await lsaQueryVector(pool, clientId, 'how do I see the plan'),
+      })
+    ).candidates.find((c) => c.url === 'https://lsa.example/analyze');
+    expect(analyze?.lsaRank).not.toBeNull();
+    expect(analyze?.ftsRank).toBeNull();
+    expect(result.passages[0]?.url).toMatch(/lsa\.example\/(\d+|analyze)$/);
+    // Another client is untouched, and a client too small to learn from has no vectors.
+    const other = await newClient();
+    await seeder.seed(other, [{ url: 'https://tiny.example/', title: 'Tiny', chunks: ['explain plan'] }], { embed: false });
+    expect(await refreshLsa(pool, other)).toBe(0);
+    expect(await lsaQueryVector(pool, other, 'plan')).toBeUndefined();
   });
 });

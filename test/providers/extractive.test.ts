@@ -67,7 +67,9 @@ describe('extractive chat provider', () => {
   });
 
   it('cites each used passage once, numbered in usedPassageIds order', async () => {
-    const out = await provider.answer(input('write returns false: wait for drain? and decode base64 string buffer'));
+    const out = await provider.answer(
+      input('write returns false: wait for drain? and decode base64 string buffer', { passages: [passages[1]!, passages[2]!] }),
+    );
     expect(new Set(out.usedPassageIds)).toEqual(new Set(['p-stream', 'p-buffer']));
     const cited = [...out.answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
     expect(cited).toEqual(out.usedPassageIds.map((_, i) => i + 1));

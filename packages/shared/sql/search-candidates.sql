@@ -2,8 +2,9 @@
 -- start (packages/shared/src/db/migrate.ts), so a change to it is a diff of this file.
 -- docs/retrieval.md explains each step; the ranking itself is done in TypeScript
 -- (packages/shared/src/chat/ranking.ts) from the signals returned here.
--- Migrations 0006-0008 defined it with fewer arguments and columns.
+-- Earlier definitions had fewer arguments and columns.
 DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, float8, int, int);
+DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, float8, int, int, text, int);
 
 CREATE OR REPLACE FUNCTION kbchat_search_candidates(
   p_client uuid,
@@ -20,10 +21,13 @@ CREATE OR REPLACE FUNCTION kbchat_search_candidates(
   p_focus text,
   -- Rows of the full-text list: it is re-ranked by term frequency and fields in TypeScript, so it is
   -- longer than the vector list.
-  p_k_text int)
+  p_k_text int,
+  -- The question's latent vector (db/lsa.ts), NULL when the client has none: a third list, the
+  -- p_k chunks nearest it, by exact scan of the tenant's chunks.
+  p_lsa vector)
 RETURNS TABLE (
   id uuid, page_id uuid, url text, title text, heading text, content text, content_hash text,
-  vector_rank bigint, fts_rank bigint, similarity float8, matched_terms int, page_chunks int,
+  vector_rank bigint, fts_rank bigint, lsa_rank bigint, similarity float8, matched_terms int, page_chunks int,
   scan text, query_terms text[], absent_terms int,
   -- Per query term (in query_terms' order): chunks of the tenant holding it, and whether the
   -- visitor's own message holds it; the tenant's chunk count and mean distinct lexemes per chunk.
@@ -105,7 +109,7 @@ BEGIN
   END IF;
   IF v_n = 0 THEN
     RETURN QUERY SELECT NULL::uuid, NULL::uuid, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
-      NULL::bigint, NULL::bigint, NULL::float8, NULL::int, NULL::int, 'none'::text, v_terms, v_absent,
+      NULL::bigint, NULL::bigint, NULL::bigint, NULL::float8, NULL::int, NULL::int, 'none'::text, v_terms, v_absent,
       v_df, (SELECT array_agg(t = ANY(v_focus) ORDER BY o) FROM unnest(v_terms) WITH ORDINALITY u(t, o)), v_docs, v_avglen,
       NULL::int[], NULL::int[], NULL::int[], NULL::int;
     RETURN;
@@ -139,6 +143,12 @@ BEGIN
   END IF;
   RETURN QUERY
   WITH v AS (SELECT u.id, u.dist, u.rank FROM unnest(v_ids, v_dists) WITH ORDINALITY AS u(id, dist, rank)),
+  l AS (
+    SELECT s.id, row_number() OVER (ORDER BY s.dist, s.id) AS rank FROM (
+      SELECT d.id, (d.lsa <=> p_lsa) + 0 AS dist FROM documents d
+       WHERE p_lsa IS NOT NULL AND d.client_id = p_client AND d.lsa IS NOT NULL AND vector_dims(d.lsa) = vector_dims(p_lsa)
+       ORDER BY (d.lsa <=> p_lsa) + 0, d.id
+       LIMIT p_k) s),
   q AS (SELECT replace(plainto_tsquery('english', p_query)::text, ' & ', ' | ')::tsquery AS tsq),
   f AS (
     SELECT s.id, row_number() OVER (ORDER BY s.score DESC, s.url, s.chunk_index) AS rank FROM (
@@ -156,7 +166,7 @@ BEGIN
        ORDER BY score DESC, d.url, d.chunk_index
        LIMIT p_k_text) s)
   SELECT d.id, d.page_id, d.url, d.title, d.heading, d.content, d.content_hash,
-         v.rank, f.rank,
+         v.rank, f.rank, l.rank,
          CASE WHEN v.dist IS NOT NULL THEN 1 - v.dist
               WHEN d.embedding_model = p_model AND p_vector IS NOT NULL THEN 1 - (d.embedding <=> p_vector) END,
          length(d.fts) - length(ts_delete(d.fts, v_terms)),
@@ -167,6 +177,7 @@ BEGIN
     FROM documents d
     LEFT JOIN v ON v.id = d.id
     LEFT JOIN f ON f.id = d.id
+    LEFT JOIN l ON l.id = d.id
     -- Each query term's occurrences in this chunk: positions weighted B are the body, A the title and heading.
     CROSS JOIN LATERAL (
       SELECT array_agg(coalesce(cardinality(array_remove(x.weights, 'A')), 0) ORDER BY t.o) AS body,
@@ -175,6 +186,6 @@ BEGIN
         FROM unnest(v_terms) WITH ORDINALITY t(lex, o)
         CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', d.title)) AS lexemes) tt
         LEFT JOIN unnest(d.fts) x ON x.lexeme = t.lex) tf
-   WHERE d.client_id = p_client AND d.id IN (SELECT v.id FROM v UNION SELECT f.id FROM f);
+   WHERE d.client_id = p_client AND d.id IN (SELECT v.id FROM v UNION SELECT f.id FROM f UNION SELECT l.id FROM l);
 END
 $fn$;

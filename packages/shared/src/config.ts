@@ -155,7 +155,13 @@ const configObject = z.object({
    * Decline a question when at least this share of its words' idf mass occurs in no page of the
    * client (docs/retrieval.md "Declining"); 1 never declines (measuring the ranking alone).
    */
-  RETRIEVAL_MAX_ABSENT_SHARE: z.coerce.number({ message: 'must be a number' }).gt(0).max(1).optional(),
+  RETRIEVAL_MAX_ABSENT_SHARE: optionalString.pipe(
+    z
+      .string()
+      .transform(Number)
+      .pipe(z.number({ message: 'must be a number' }).gt(0).max(1))
+      .optional(),
+  ),
   /** Candidate lists: hybrid (vector + full text, the default); vector or fulltext alone are for measuring (bench/retrieval.ts). */
   RETRIEVAL_MODE: z.enum(['hybrid', 'vector', 'fulltext']).default('hybrid'),
 

@@ -17,7 +17,7 @@ import {
 import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings.ts';
 import type { ChatResponse } from '../schemas/chat.ts';
 import { createQueryEmbedder } from './query-embedding.ts';
-import { DEFAULT_RANKING } from './ranking.ts';
+import { DEFAULT_RANKING, LOCAL_EMBEDDER_RANKING } from './ranking.ts';
 import { type RankedPassage, type RetrievalSettings, retrieve, sourcesOf } from './retrieval.ts';
 
 export interface ChatServiceDeps {
@@ -71,10 +71,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     exactScanMaxDocs: config.RETRIEVAL_EXACT_SCAN_MAX_DOCS,
     efSearch: config.RETRIEVAL_HNSW_EF_SEARCH,
     mode: config.RETRIEVAL_MODE,
-    ranking:
-      config.RETRIEVAL_MAX_ABSENT_SHARE === undefined
-        ? DEFAULT_RANKING
-        : { ...DEFAULT_RANKING, maxAbsentShare: config.RETRIEVAL_MAX_ABSENT_SHARE },
+    ranking: {
+      ...(embeddings.kind === 'local' ? LOCAL_EMBEDDER_RANKING : DEFAULT_RANKING),
+      ...(config.RETRIEVAL_MAX_ABSENT_SHARE === undefined ? {} : { maxAbsentShare: config.RETRIEVAL_MAX_ABSENT_SHARE }),
+    },
   };
   const embedQuery = createQueryEmbedder({
     redis: deps.redis,

@@ -26,6 +26,8 @@ export interface RankingParams {
    * does not.
    */
   vectorWeight: number;
+  /** Weight of the latent semantic list (the client's own related words, db/lsa.ts), fused the same way. */
+  lsaWeight: number;
   /** A page's score: its best chunk plus this share of its second best. */
   secondChunkWeight: number;
   /** Declined when at least this share of the question's idf mass is in no page of the client. */
@@ -42,15 +44,24 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
   k1: 1.2,
   b: 0.75,
   headWeight: 0.5,
-  titleWeight: 1,
+  titleWeight: 0,
   contextWeight: 0.5,
   vectorWeight: 1,
+  lsaWeight: 1,
   secondChunkWeight: 0.3,
-  maxAbsentShare: 0.4,
+  maxAbsentShare: 0.3,
   namedWeight: 3,
-  relatedPageRatio: 0.8,
+  relatedPageRatio: 0.7,
   maxPages: 3,
 });
+
+/**
+ * The local embedder's vectors are hashed words and word pieces: a second lexical list, not a
+ * semantic one. Counted beside BM25 and the client's latent vectors it only weighs the same evidence
+ * twice; chosen leave-one-corpus-out (bench/retrieval-tune.ts) it was 0 whenever the corpus left out
+ * was not the Node.js docs. A semantic embedder (openai) keeps DEFAULT_RANKING's weight.
+ */
+export const LOCAL_EMBEDDER_RANKING: Readonly<RankingParams> = Object.freeze({ ...DEFAULT_RANKING, vectorWeight: 0 });
 
 export type RankingStats = Pick<CandidateResult, 'queryTerms' | 'termDf' | 'termFocus' | 'corpusDocs' | 'avgLength'>;
 
@@ -71,13 +82,24 @@ export interface RankedPage<C extends ScoredChunk = ScoredChunk> {
 export function termWeights(stats: RankingStats, params: RankingParams): number[] {
   const n = stats.corpusDocs;
   return stats.queryTerms.map((term, i) => {
-    // "whats" stems to "what", a stop word the documents' tsvectors never hold: it says nothing.
-    if (isStopWord(term)) return 0;
+    // "whats" stems to "what", a stop word the documents' tsvectors never hold; "how much", "please",
+    // "hmm" are how people talk, not what they ask about: none of them says anything.
+    if (isStopWord(term) || CONVERSATIONAL.has(term)) return 0;
     const df = stats.termDf[i] ?? 0;
     const idf = n > 0 ? Math.log(1 + (n - Math.min(df, n) + 0.5) / (df + 0.5)) : 1;
     return idf * (stats.termFocus[i] === false ? params.contextWeight : 1);
   });
 }
+
+/**
+ * Lexemes (English stems) of conversation rather than topic, beside Postgres's stop words: "how much
+ * does it cost" is about the cost whether or not a site ever writes "much".
+ */
+const CONVERSATIONAL = new Set(
+  'much mani pleas thank thanks hi hello hey hmm ok okay yes yeah want need like know tell would could might realli actual just also anyon someon someth anyth thing stuff way lot guy folk'.split(
+    ' ',
+  ),
+);
 
 /** RRF constant (Cormack et al. 2009): flattens the head so one list cannot dominate. */
 export const RRF_K = 60;
@@ -105,7 +127,10 @@ export function scoreChunks(candidates: RetrievalCandidate[], stats: RankingStat
   [...scored]
     .sort((a, b) => b.lexical - a.lexical || a.url.localeCompare(b.url) || a.id.localeCompare(b.id))
     .forEach((c, i) => {
-      c.score = (c.lexical > 0 ? 1 / (RRF_K + i + 1) : 0) + (c.vectorRank !== null ? params.vectorWeight / (RRF_K + c.vectorRank) : 0);
+      c.score =
+        (c.lexical > 0 ? 1 / (RRF_K + i + 1) : 0) +
+        (c.vectorRank !== null ? params.vectorWeight / (RRF_K + c.vectorRank) : 0) +
+        (c.lsaRank !== null ? params.lsaWeight / (RRF_K + c.lsaRank) : 0);
     });
   return scored;
 }

@@ -16,6 +16,7 @@ function candidate(over: Partial<RetrievalCandidate>): RetrievalCandidate {
     contentHash: `hash-${n}`,
     vectorRank: null,
     ftsRank: null,
+    lsaRank: null,
     similarity: null,
     matchedTerms: 0,
     pageChunks: 1,

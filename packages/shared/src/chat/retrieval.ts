@@ -1,4 +1,5 @@
 import { normalizeUrl } from '../crawl/url.ts';
+import { lsaQueryVector } from '../db/lsa.ts';
 import type { Pool } from '../db/pool.ts';
 import { misspeltTerms, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
@@ -77,10 +78,14 @@ export async function retrieve(
   },
 ): Promise<RetrievalResult> {
   const params = settings.ranking ?? DEFAULT_RANKING;
+  const lsa =
+    settings.mode === 'vector' || params.lsaWeight === 0 ? undefined : await lsaQueryVector(pool, input.clientId, input.query, input.focus);
   const result = await searchCandidates(pool, {
+    lsa,
     clientId: input.clientId,
     embeddingModel: input.embeddingModel,
-    embedding: settings.mode === 'fulltext' ? undefined : input.embedding,
+    // A list of weight 0 is not fetched (the local embedder's: ranking.ts LOCAL_EMBEDDER_RANKING).
+    embedding: settings.mode === 'fulltext' || (params.vectorWeight === 0 && settings.mode !== 'vector') ? undefined : input.embedding,
     query: input.query,
     ...(input.focus ? { focus: input.focus } : {}),
     k: settings.candidates,

@@ -30,6 +30,8 @@ export interface RetrievalCandidate {
   vectorRank: number | null;
   /** 1-based rank in the full-text list, null when not in it. */
   ftsRank: number | null;
+  /** 1-based rank in the latent semantic list (db/lsa.ts), null when not in it. */
+  lsaRank: number | null;
   /** Cosine similarity to the query (null when the chunk has no embedding of the current model). */
   similarity: number | null;
   /** How many distinct query lexemes the chunk contains (title and heading included). */
@@ -69,6 +71,8 @@ export interface CandidateSearch {
   focus?: string;
   /** Rows of the full-text list (it is re-ranked in TypeScript); default 3·k. */
   kText?: number;
+  /** The question's latent vector (lsaQueryVector); undefined: no latent list. */
+  lsa?: readonly number[] | undefined;
 }
 
 export interface CandidateResult {
@@ -97,6 +101,7 @@ interface CandidateRow {
   content_hash: string;
   vector_rank: string | null;
   fts_rank: string | null;
+  lsa_rank: string | null;
   similarity: number | null;
   matched_terms: number;
   page_chunks: number;
@@ -119,10 +124,10 @@ interface CandidateRow {
  */
 const SEARCH_CANDIDATES = {
   name: 'kbchat_search_candidates',
-  text: `SELECT id, page_id, url, title, heading, content, content_hash, vector_rank, fts_rank, similarity,
+  text: `SELECT id, page_id, url, title, heading, content, content_hash, vector_rank, fts_rank, lsa_rank, similarity,
                 matched_terms, page_chunks, scan, query_terms, absent_terms, term_df, term_focus, corpus_docs,
                 avg_length, term_tf, term_head, term_title, doc_length
-           FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+           FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
 } as const;
 
 /**
@@ -147,6 +152,7 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
       s.efSearch,
       s.focus ?? s.query,
       s.kText ?? 3 * s.k,
+      s.lsa ? toVectorBinary(s.lsa) : null,
     ],
   });
   const first = rows[0];
@@ -174,6 +180,7 @@ function toCandidate(r: CandidateRow): RetrievalCandidate {
     contentHash: r.content_hash,
     vectorRank: r.vector_rank === null ? null : Number(r.vector_rank),
     ftsRank: r.fts_rank === null ? null : Number(r.fts_rank),
+    lsaRank: r.lsa_rank === null ? null : Number(r.lsa_rank),
     similarity: r.similarity === null ? null : Number(r.similarity),
     matchedTerms: Number(r.matched_terms),
     pageChunks: Number(r.page_chunks),

@@ -1,5 +1,6 @@
 import { isFrontierDrained, SEED_PARENT } from '@kbchat/shared/db/crawl-urls';
 import { activateJob, addJobCounters, addJobNote, lockJob, setJobPhase, setJobRobots } from '@kbchat/shared/db/jobs';
+import { refreshLsa } from '@kbchat/shared/db/lsa';
 import { deleteGonePages } from '@kbchat/shared/db/pages';
 import { withTransaction } from '@kbchat/shared/db/pool';
 import { refreshTermStats } from '@kbchat/shared/db/retrieval';
@@ -81,5 +82,16 @@ export async function finishCrawl(ctx: CrawlContext, data: { jobId: string; clie
   });
   if (!done) return { outcome: 'not-ready' };
   ctx.rt.log.info({ jobId: done.id, status: done.status, pagesIndexed: done.pages_indexed }, 'crawl frontier drained');
+  if (done.pages_indexed > 0) {
+    // Related words learnt from what the client's pages now hold. Seconds of CPU for a large site,
+    // outside the transaction; a failure leaves the previous vectors (the other lists still answer).
+    try {
+      const started = performance.now();
+      const chunks = await refreshLsa(ctx.rt.pool, done.client_id);
+      ctx.rt.log.info({ jobId: done.id, chunks, ms: Math.round(performance.now() - started) }, 'latent semantic vectors rebuilt');
+    } catch (err) {
+      ctx.rt.log.error({ jobId: done.id, err: { message: (err as Error).message } }, 'latent semantic vectors not rebuilt');
+    }
+  }
   return { outcome: done.status };
 }

@@ -1,0 +1,219 @@
+/**
+ * Latent semantic vectors learned from one client's own pages (docs/retrieval.md "Related words"):
+ * a truncated SVD of the client's tf-idf chunk × lexeme matrix, so words that keep company on this
+ * site ("query plan" and EXPLAIN, "reply" and readline) land near each other although a question
+ * may use one and the page the other. Offline, no model: the site is the corpus.
+ *
+ * Randomized range finder (Halko, Martinsson & Tropp 2011) with two power iterations, then the
+ * small eigenproblem by Jacobi rotations. Seeded, so the same pages give the same vectors. Cost
+ * grows with the matrix's non-zeros × (dimensions + 10): ~2 s for 10,000 chunks on one core.
+ */
+
+export interface LsaInput {
+  /** Each chunk's lexemes and their occurrence counts (its tsvector). */
+  lexemes: string[];
+  counts: number[];
+}
+
+export interface LsaModel {
+  dimensions: number;
+  /** Lexeme → idf and its vector (unit length not required: it is a direction in the chunk space). */
+  terms: Map<string, { idf: number; vector: Float32Array }>;
+  /** One unit vector per input chunk, in input order (all zeros for a chunk with no kept lexeme). */
+  chunks: Float32Array[];
+}
+
+/** Below this many chunks there is too little text to learn related words from. */
+export const LSA_MIN_CHUNKS = 100;
+export const LSA_DIMENSIONS = 100;
+/** Lexemes in fewer chunks than this, or in more than this share of them, carry no topic. */
+const MIN_DF = 2;
+const MAX_DF_SHARE = 0.3;
+const OVERSAMPLING = 10;
+const POWER_ITERATIONS = 2;
+const JACOBI_SWEEPS = 12;
+
+/** mulberry32: small, seeded, good enough for random projections. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function buildLsa(input: LsaInput[], options: { dimensions?: number; seed?: number } = {}): LsaModel | undefined {
+  const n = input.length;
+  if (n < LSA_MIN_CHUNKS) return undefined;
+  const df = new Map<string, number>();
+  for (const c of input) for (const l of c.lexemes) df.set(l, (df.get(l) ?? 0) + 1);
+  const vocab = new Map<string, number>();
+  for (const [l, d] of df) if (d >= MIN_DF && d <= MAX_DF_SHARE * n) vocab.set(l, vocab.size);
+  const m = vocab.size;
+  const k = Math.min(options.dimensions ?? LSA_DIMENSIONS, Math.floor(n / 4), Math.floor(m / 4));
+  if (k < 2) return undefined;
+  const idf = new Float64Array(m);
+  for (const [l, j] of vocab) idf[j] = Math.log(n / (df.get(l) as number));
+
+  // The tf-idf matrix, rows L2-normalised, in compressed rows.
+  const rowStart = new Int32Array(n + 1);
+  const cols: number[] = [];
+  const vals: number[] = [];
+  input.forEach((c, i) => {
+    const start = cols.length;
+    let norm = 0;
+    c.lexemes.forEach((l, p) => {
+      const j = vocab.get(l);
+      if (j === undefined) return;
+      const w = (1 + Math.log(Math.max(1, c.counts[p] ?? 1))) * (idf[j] as number);
+      cols.push(j);
+      vals.push(w);
+      norm += w * w;
+    });
+    norm = Math.sqrt(norm) || 1;
+    for (let p = start; p < cols.length; p++) vals[p] = (vals[p] as number) / norm;
+    rowStart[i + 1] = cols.length;
+  });
+
+  const width = k + OVERSAMPLING;
+  /** Aᵀ·X (m × width) for X (n × width). */
+  const transposeTimes = (x: Float64Array) => {
+    const y = new Float64Array(m * width);
+    for (let i = 0; i < n; i++) {
+      for (let p = rowStart[i] as number; p < (rowStart[i + 1] as number); p++) {
+        const j = (cols[p] as number) * width;
+        const v = vals[p] as number;
+        const xi = i * width;
+        for (let c = 0; c < width; c++) y[j + c] = (y[j + c] as number) + v * (x[xi + c] as number);
+      }
+    }
+    return y;
+  };
+  /** A·X (n × width) for X (m × width). */
+  const times = (x: Float64Array) => {
+    const y = new Float64Array(n * width);
+    for (let i = 0; i < n; i++) {
+      const yi = i * width;
+      for (let p = rowStart[i] as number; p < (rowStart[i + 1] as number); p++) {
+        const j = (cols[p] as number) * width;
+        const v = vals[p] as number;
+        for (let c = 0; c < width; c++) y[yi + c] = (y[yi + c] as number) + v * (x[j + c] as number);
+      }
+    }
+    return y;
+  };
+
+  const rand = random(options.seed ?? 0x5eed);
+  const gaussian = () => Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
+  const omega = new Float64Array(n * width);
+  for (let i = 0; i < omega.length; i++) omega[i] = gaussian();
+  let q = orthonormalize(transposeTimes(omega), m, width);
+  for (let it = 0; it < POWER_ITERATIONS; it++) q = orthonormalize(transposeTimes(orthonormalize(times(q), n, width)), m, width);
+  const b = times(q); // n × width: the chunks in the found term subspace
+
+  // Bᵀ·B (width × width): its eigenvectors rotate the subspace onto the singular directions.
+  const g = new Float64Array(width * width);
+  for (let r = 0; r < n; r++) {
+    for (let a = 0; a < width; a++) {
+      const x = b[r * width + a] as number;
+      if (x === 0) continue;
+      for (let c = 0; c < width; c++) g[a * width + c] = (g[a * width + c] as number) + x * (b[r * width + c] as number);
+    }
+  }
+  const rotation = jacobiEigenvectors(g, width);
+  const order = Array.from({ length: width }, (_, i) => i)
+    .sort((x, y) => (g[y * width + y] as number) - (g[x * width + x] as number))
+    .slice(0, k);
+
+  const project = (source: Float64Array, row: number) => {
+    const v = new Float32Array(k);
+    for (let d = 0; d < k; d++) {
+      const col = order[d] as number;
+      let s = 0;
+      for (let a = 0; a < width; a++) s += (source[row * width + a] as number) * (rotation[a * width + col] as number);
+      v[d] = s;
+    }
+    return v;
+  };
+  const terms = new Map<string, { idf: number; vector: Float32Array }>();
+  for (const [l, j] of vocab) terms.set(l, { idf: idf[j] as number, vector: project(q, j) });
+  const chunks = input.map((_, i) => normalize(project(b, i)));
+  return { dimensions: k, terms, chunks };
+}
+
+/** A query's vector: its lexemes' vectors weighed by idf (and by the caller's weight), unit length. */
+export function foldIn(terms: { idf: number; vector: ArrayLike<number>; weight?: number }[], dimensions: number): Float32Array | undefined {
+  const v = new Float32Array(dimensions);
+  let any = false;
+  for (const t of terms) {
+    const w = t.idf * (t.weight ?? 1);
+    if (w === 0) continue;
+    any = true;
+    for (let d = 0; d < dimensions; d++) v[d] = (v[d] as number) + w * (t.vector[d] ?? 0);
+  }
+  return any ? normalize(v) : undefined;
+}
+
+function normalize(v: Float32Array): Float32Array {
+  let s = 0;
+  for (const x of v) s += x * x;
+  s = Math.sqrt(s);
+  if (s > 0) for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) / s;
+  return v;
+}
+
+/** Modified Gram-Schmidt on the columns of a rows × cols matrix, in place. */
+function orthonormalize(y: Float64Array, rows: number, cols: number): Float64Array {
+  for (let a = 0; a < cols; a++) {
+    for (let b = 0; b < a; b++) {
+      let d = 0;
+      for (let r = 0; r < rows; r++) d += (y[r * cols + a] as number) * (y[r * cols + b] as number);
+      for (let r = 0; r < rows; r++) y[r * cols + a] = (y[r * cols + a] as number) - d * (y[r * cols + b] as number);
+    }
+    let s = 0;
+    for (let r = 0; r < rows; r++) s += (y[r * cols + a] as number) ** 2;
+    s = Math.sqrt(s) || 1;
+    for (let r = 0; r < rows; r++) y[r * cols + a] = (y[r * cols + a] as number) / s;
+  }
+  return y;
+}
+
+/** Cyclic Jacobi: diagonalises the symmetric g in place, returns the eigenvectors as columns. */
+function jacobiEigenvectors(g: Float64Array, size: number): Float64Array {
+  const v = new Float64Array(size * size);
+  for (let i = 0; i < size; i++) v[i * size + i] = 1;
+  for (let sweep = 0; sweep < JACOBI_SWEEPS; sweep++) {
+    for (let p = 0; p < size; p++) {
+      for (let q = p + 1; q < size; q++) {
+        const apq = g[p * size + q] as number;
+        if (Math.abs(apq) < 1e-12) continue;
+        const theta = ((g[q * size + q] as number) - (g[p * size + p] as number)) / (2 * apq);
+        const t = (theta >= 0 ? 1 : -1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const s = t * c;
+        for (let k = 0; k < size; k++) {
+          const kp = g[k * size + p] as number;
+          const kq = g[k * size + q] as number;
+          g[k * size + p] = c * kp - s * kq;
+          g[k * size + q] = s * kp + c * kq;
+        }
+        for (let k = 0; k < size; k++) {
+          const pk = g[p * size + k] as number;
+          const qk = g[q * size + k] as number;
+          g[p * size + k] = c * pk - s * qk;
+          g[q * size + k] = s * pk + c * qk;
+        }
+        for (let k = 0; k < size; k++) {
+          const kp = v[k * size + p] as number;
+          const kq = v[k * size + q] as number;
+          v[k * size + p] = c * kp - s * kq;
+          v[k * size + q] = s * kp + c * kq;
+        }
+      }
+    }
+  }
+  return v;
+}
