@@ -3,7 +3,7 @@
 // then the shipped weights and the leave-one-corpus-out choice scored in memory.
 //   node bench/dev-crawl-corpora.ts && node bench/retrieval-tune.ts [--refresh] [--misses]
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { DEFAULT_RANKING } from '@kbchat/shared/chat/ranking';
+import { LOCAL_EMBEDDER_RANKING } from '@kbchat/shared/chat/ranking';
 import pg from 'pg';
 import { Bm25Reference } from './lib/bm25-reference.ts';
 import { CORPUS_LIST, loadQuestions, pageOf } from './lib/corpora.ts';
@@ -32,7 +32,14 @@ for (const corpus of CORPUS_LIST) {
     corpus.dir,
     rows.map((r) => pageOf(r.url, info.siteUrl)),
   );
-  corpora.push({ name: corpus.name, siteUrl: info.siteUrl, questions, cases, reference: bm25.score(questions) });
+  corpora.push({
+    name: corpus.name,
+    byId: new Map(questions.map((q) => [q.id, q])),
+    siteUrl: info.siteUrl,
+    questions,
+    cases,
+    reference: bm25.score(questions),
+  });
 }
 await pool.end();
 
@@ -40,7 +47,7 @@ const fmt = (s: CorpusScore, ref: { recallAt1: number; recallAt3: number }) =>
   `r@1 ${s.recallAt1.toFixed(3)} (bm25 ${ref.recallAt1.toFixed(3)})  src ${s.sourceRecall.toFixed(3)} (bm25 r@3 ${ref.recallAt3.toFixed(3)})  n ${s.meanSources.toFixed(2)}  declU ${s.unanswerableDeclined.toFixed(2)}  declA ${s.answerableDeclined.toFixed(2)}`;
 console.log('shipped weights:');
 for (const c of corpora) {
-  const s = evaluate(c, DEFAULT_RANKING);
+  const s = evaluate(c, LOCAL_EMBEDDER_RANKING);
   console.log(`  ${c.name.padEnd(8)} ${fmt(s, c.reference)}`);
   if (process.argv.includes('--misses')) console.log('   ', s.misses.join(' '));
 }

@@ -6,7 +6,7 @@
 // plain BM25 over the same pages in the same run (the eval README's reference), and the
 // leave-one-corpus-out figures of the ranking weights (bench/lib/retrieval-loo.ts).
 import { existsSync } from 'node:fs';
-import { DEFAULT_RANKING } from '@kbchat/shared/chat/ranking';
+import { LOCAL_EMBEDDER_RANKING } from '@kbchat/shared/chat/ranking';
 import { startEmbeddedPostgres } from '@kbchat/shared/db/embedded-postgres';
 import pg from 'pg';
 import { serveDirectory } from '../test/support/fixture-site.ts';
@@ -74,7 +74,14 @@ async function runCorpus(databaseUrl: string, env: BenchEnv, corpus: Corpus): Pr
         corpus.dir,
         rows.map((r) => pageOf(r.url, site.url)),
       ).score(questions);
-      cases = { name: corpus.name, siteUrl: site.url, questions, reference, cases: await collectCases(db, clientId, questions) };
+      cases = {
+        name: corpus.name,
+        byId: new Map(questions.map((q) => [q.id, q])),
+        siteUrl: site.url,
+        questions,
+        reference,
+        cases: await collectCases(db, clientId, questions),
+      };
     } finally {
       await db.end();
     }
@@ -178,7 +185,7 @@ export async function retrievalBench(env: BenchEnv, options: RetrievalOptions): 
         rows.push({
           metric: `${name}: leave-one-corpus-out (weights chosen on the other corpora: ${describeParams(h.params)}) — r@1 / source recall / declined / falsely declined`,
           ours: `${h.score.recallAt1} / ${h.score.sourceRecall} / ${h.score.unanswerableDeclined} / ${h.score.answerableDeclined}`,
-          baseline: `shipped weights in memory: ${evaluate(r.cases, DEFAULT_RANKING).recallAt1}`,
+          baseline: `shipped weights in memory: ${evaluate(r.cases, LOCAL_EMBEDDER_RANKING).recallAt1}`,
         });
       }
     }

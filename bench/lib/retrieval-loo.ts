@@ -1,11 +1,13 @@
 // Leave-one-corpus-out choice of the ranking's weights and decline threshold: each question's
 // candidates are fetched once through the service's own search function, then every setting of a
 // grid is scored in memory; for each corpus, the setting best on the other corpora is scored on it.
-import { absentShare, absentTerms, DEFAULT_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
+import { absentShare, absentTerms, LOCAL_EMBEDDER_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
 import { rankPassages } from '@kbchat/shared/chat/retrieval';
+import { lsaQueryVector } from '@kbchat/shared/db/lsa';
 import type { Queryable } from '@kbchat/shared/db/pool';
 import { type CandidateResult, misspeltTerms, searchCandidates } from '@kbchat/shared/db/retrieval';
 import type { ChatTurn } from '@kbchat/shared/providers/chat-provider';
+import { composeAnswer } from '@kbchat/shared/providers/extractive-answer';
 import { rewriteFollowUp } from '@kbchat/shared/providers/follow-up';
 import { embedLocal, LOCAL_EMBEDDING_MODEL } from '@kbchat/shared/providers/local-embedder';
 import { pageOf, type Question } from './corpora.ts';
@@ -19,6 +21,7 @@ export interface Case {
 
 export interface CorpusCases {
   name: string;
+  byId: Map<string, Question>;
   siteUrl: string;
   questions: Question[];
   cases: Case[];
@@ -40,6 +43,7 @@ export async function collectCases(db: Queryable, clientId: string, questions: Q
   for (const q of questions) {
     const query = queryOf(q, byId);
     const result = await searchCandidates(db, {
+      lsa: await lsaQueryVector(db, clientId, query, q.question),
       clientId,
       embeddingModel: LOCAL_EMBEDDING_MODEL,
       embedding: embedLocal(query),
@@ -63,7 +67,12 @@ export function evaluate(c: CorpusCases, params: RankingParams): CorpusScore {
       result.candidates.length === 0 ||
       absentShare(result, params, { misspelt: new Set(misspelt), message: question.question }) >= params.maxAbsentShare;
     const passages = declined ? [] : rankPassages(result.candidates, result, { passages: 6, ranking: params });
-    answers.set(question.id, { pages: [...new Set(passages.map((p) => pageOf(p.url, c.siteUrl)))] });
+    // The sources are the pages the extractive answer quotes, as the service reports them.
+    const quoted = passages.length === 0 ? [] : composeAnswer(queryOf(question, c.byId), passages).used.map((i) => passages[i]);
+    const cited = passages.filter((p) => quoted.includes(p));
+    answers.set(question.id, {
+      pages: [...new Set((cited.length > 0 ? cited : passages.slice(0, 1)).map((p) => pageOf(p.url, c.siteUrl)))],
+    });
   }
   return scoreCorpus(c.questions, answers);
 }
@@ -86,18 +95,18 @@ export function objective(s: CorpusScore, ref: { recallAt1: number; recallAt3: n
 export function grid(): RankingParams[] {
   const out: RankingParams[] = [];
   for (const titleWeight of [0, 1])
-    for (const vectorWeight of [0, 0.25, 0.5, 1])
-      for (const secondChunkWeight of [0, 0.3])
-        for (const contextWeight of [0.5, 1])
+    for (const vectorWeight of [0, 0.5, 1])
+      for (const lsaWeight of [0, 0.5, 1])
+        for (const secondChunkWeight of [0, 0.3])
           for (const relatedPageRatio of [0.7, 0.8, 0.9])
             for (const maxAbsentShare of [0.3, 0.4, 0.5])
               for (const namedWeight of [1, 3])
                 out.push({
-                  ...DEFAULT_RANKING,
+                  ...LOCAL_EMBEDDER_RANKING,
                   titleWeight,
                   vectorWeight,
+                  lsaWeight,
                   secondChunkWeight,
-                  contextWeight,
                   relatedPageRatio,
                   maxAbsentShare,
                   namedWeight,
@@ -129,11 +138,11 @@ export function leaveOneCorpusOut(corpora: CorpusCases[], settings = grid()): He
   });
 }
 
-/** The weights that differ from DEFAULT_RANKING, for the report. */
+/** The weights that differ from the shipped ones (LOCAL_EMBEDDER_RANKING), for the report. */
 export function describeParams(p: RankingParams): string {
   return (
     (Object.keys(p) as (keyof RankingParams)[])
-      .filter((k) => p[k] !== DEFAULT_RANKING[k])
+      .filter((k) => p[k] !== LOCAL_EMBEDDER_RANKING[k])
       .map((k) => `${k} ${p[k]}`)
       .join(', ') || 'the defaults'
   );
