@@ -197,9 +197,10 @@ describe('tenant isolation under 1,000 chats', () => {
     // and sources, and a reference number given earlier came back through the history.
     const shared = [...sessionsByClient.values()].filter((s) => s.size > 1).length;
     expect(shared).toBeGreaterThanOrEqual(SESSION_POOL - 2);
-    // Not every answer: a follow-up's rewritten query carries the session's tokens and may miss the relevance floor.
+    // Not every answer: a follow-up's rewritten query carries the session's tokens, and an answer cites
+    // only the pages close to the best one (here often one of the four).
     expect(ownFacts.withOwnFact).toBeGreaterThan(CHATS * 0.5);
-    expect(ownFacts.sources).toBeGreaterThan(CHATS);
+    expect(ownFacts.sources).toBeGreaterThan(CHATS * 0.5);
     expect(ownFacts.withOwnRef).toBeGreaterThan(50);
     expect(ownFacts.withOwnName).toBe(CHATS);
     // The model was asked every time: the fake saw each answer's prompt.

@@ -188,7 +188,9 @@ export function absentShare(
   let mass = 0;
   let absent = 0;
   terms.forEach((t, i) => {
-    if (stats.termFocus[i] === false || isCompoundOf(t, terms)) return;
+    // Numbers and codes (an order number, "REF-3-a1b2c3", a version) are the visitor's particulars,
+    // not the topic: a site that never printed them may still answer the question around them.
+    if (stats.termFocus[i] === false || isCompoundOf(t, terms) || /\d/.test(t)) return;
     let w = weights[i] ?? 0;
     if ((stats.termDf[i] ?? 0) === 0 && !options.misspelt?.has(t)) {
       // A name the visitor typed (a product, a tool, an API) that the site never mentions says most
