@@ -65,7 +65,7 @@ export async function startCrawl(ctx: CrawlContext, data: { jobId: string; clien
 }
 
 export async function finishCrawl(ctx: CrawlContext, data: { jobId: string; clientId: string }): Promise<{ outcome: string }> {
-  const done = await withTransaction(ctx.rt.pool, async (tx) => {
+  const drained = await withTransaction(ctx.rt.pool, async (tx) => {
     const job = await lockJob(tx, data.jobId);
     if (job?.status !== 'active' || job.phase !== 'crawling') return undefined;
     if (!(await isFrontierDrained(tx, job.id))) return undefined;
@@ -77,21 +77,35 @@ export async function finishCrawl(ctx: CrawlContext, data: { jobId: string; clie
       // The client's documents are what this crawl left: the full-text ranking's word weights follow.
       await refreshTermStats(tx, job.client_id);
     }
+    return job;
+  });
+  if (!drained) return { outcome: 'not-ready' };
+  if (drained.pages_indexed > 0 && drained.source_id) await rebuildRelatedWords(ctx, drained);
+  // The job moves on (and may complete) only once the related words are there, so a crawl reported
+  // done answers with them. Until then it stays "crawling": a finish retried after a crash redoes the
+  // steps above, each of which is idempotent.
+  const done = await withTransaction(ctx.rt.pool, async (tx) => {
+    const job = await lockJob(tx, data.jobId);
+    if (job?.status !== 'active' || job.phase !== 'crawling') return undefined;
     await setJobPhase(tx, job.id, 'embedding');
     return (await settleJobIfDone(tx, job.id)) ?? job;
   });
   if (!done) return { outcome: 'not-ready' };
   ctx.rt.log.info({ jobId: done.id, status: done.status, pagesIndexed: done.pages_indexed }, 'crawl frontier drained');
-  if (done.pages_indexed > 0) {
-    // Related words learnt from what the client's pages now hold. Seconds of CPU for a large site,
-    // outside the transaction; a failure leaves the previous vectors (the other lists still answer).
-    try {
-      const started = performance.now();
-      const chunks = await refreshLsa(ctx.rt.pool, done.client_id);
-      ctx.rt.log.info({ jobId: done.id, chunks, ms: Math.round(performance.now() - started) }, 'latent semantic vectors rebuilt');
-    } catch (err) {
-      ctx.rt.log.error({ jobId: done.id, err: { message: (err as Error).message } }, 'latent semantic vectors not rebuilt');
-    }
-  }
   return { outcome: done.status };
+}
+
+/**
+ * The client's related words, learnt from what its pages now hold (docs/retrieval.md). Seconds of
+ * CPU for a large site, outside any transaction; a failure keeps the previous vectors (the other
+ * lists still answer) and is logged.
+ */
+async function rebuildRelatedWords(ctx: CrawlContext, job: { id: string; client_id: string }): Promise<void> {
+  try {
+    const started = performance.now();
+    const chunks = await refreshLsa(ctx.rt.pool, job.client_id);
+    ctx.rt.log.info({ jobId: job.id, chunks, ms: Math.round(performance.now() - started) }, 'latent semantic vectors rebuilt');
+  } catch (err) {
+    ctx.rt.log.error({ jobId: job.id, err: { message: (err as Error).message } }, 'latent semantic vectors not rebuilt');
+  }
 }
