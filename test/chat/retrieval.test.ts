@@ -310,7 +310,7 @@ describe('retrieval against the real database', () => {
     await refreshTermStats(pool, clientId);
     expect(await lsaQueryVector(pool, clientId, 'query plan')).toBeUndefined(); // no model yet
     expect(await refreshLsa(pool, clientId)).toBe(121);
-    const { rows } = await pool.query('SELECT count(*)::int AS n FROM documents WHERE client_id = $1 AND lsa IS NOT NULL', [clientId]);
+    const { rows } = await pool.query('SELECT count(*)::int AS n FROM lsa_chunks WHERE client_id = $1', [clientId]);
     expect(rows[0].n).toBe(121);
     const result = await retrieve(
       pool,

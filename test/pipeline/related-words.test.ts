@@ -42,14 +42,25 @@ describe('related words after a crawl', () => {
     // that order, and what this checks is the state a completed crawl leaves.)
     const chunks = await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1', [clientId]);
     expect(chunks).toBeGreaterThanOrEqual(100);
-    expect(await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1 AND lsa IS NULL', [clientId])).toBe(0);
+    expect(
+      await count(
+        pool,
+        'SELECT count(*) AS n FROM documents d WHERE client_id = $1 AND NOT EXISTS (SELECT 1 FROM lsa_chunks c WHERE c.document_id = d.id)',
+        [clientId],
+      ),
+    ).toBe(0);
     const terms = await count(pool, 'SELECT count(*) AS n FROM lsa_terms WHERE client_id = $1', [clientId]);
     expect(terms).toBeGreaterThan(0);
 
     // A re-crawl relearns (same pages: same vectors, so the same questions keep their answers).
-    const before = await pool.query('SELECT id, lsa::text AS v FROM documents WHERE client_id = $1 ORDER BY id LIMIT 3', [clientId]);
+    const before = await pool.query(
+      'SELECT document_id, vec::text AS v FROM lsa_chunks WHERE client_id = $1 ORDER BY document_id LIMIT 3',
+      [clientId],
+    );
     await crawl();
-    const after = await pool.query('SELECT id, lsa::text AS v FROM documents WHERE client_id = $1 ORDER BY id LIMIT 3', [clientId]);
+    const after = await pool.query('SELECT document_id, vec::text AS v FROM lsa_chunks WHERE client_id = $1 ORDER BY document_id LIMIT 3', [
+      clientId,
+    ]);
     expect(after.rows).toEqual(before.rows);
     expect(await count(pool, 'SELECT count(*) AS n FROM lsa_terms WHERE client_id = $1', [clientId])).toBe(terms);
   });

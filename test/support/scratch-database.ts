@@ -41,6 +41,7 @@ export const KBCHAT_TABLES = [
   'term_stats',
   'term_stats_totals',
   'lsa_terms',
+  'lsa_chunks',
 ] as const;
 
 /**
@@ -61,7 +62,7 @@ export async function installWriteLog(db: pg.ClientBase | pg.Pool): Promise<void
     CREATE FUNCTION log_write() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       INSERT INTO write_log (tbl, op, row)
-      VALUES (TG_TABLE_NAME, TG_OP, to_jsonb(CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END) - 'embedding' - 'fts' - 'content' - 'lsa' - 'vec');
+      VALUES (TG_TABLE_NAME, TG_OP, to_jsonb(CASE WHEN TG_OP = 'DELETE' THEN OLD ELSE NEW END) - 'embedding' - 'fts' - 'content' - 'vec');
       RETURN NULL;
     END $$;
   `);

@@ -145,9 +145,9 @@ BEGIN
   WITH v AS (SELECT u.id, u.dist, u.rank FROM unnest(v_ids, v_dists) WITH ORDINALITY AS u(id, dist, rank)),
   l AS (
     SELECT s.id, row_number() OVER (ORDER BY s.dist, s.id) AS rank FROM (
-      SELECT d.id, (d.lsa <=> p_lsa) + 0 AS dist FROM documents d
-       WHERE p_lsa IS NOT NULL AND d.client_id = p_client AND d.lsa IS NOT NULL AND vector_dims(d.lsa) = vector_dims(p_lsa)
-       ORDER BY (d.lsa <=> p_lsa) + 0, d.id
+      SELECT c.document_id AS id, (c.vec <=> p_lsa) + 0 AS dist FROM lsa_chunks c
+       WHERE p_lsa IS NOT NULL AND c.client_id = p_client AND vector_dims(c.vec) = vector_dims(p_lsa)
+       ORDER BY (c.vec <=> p_lsa) + 0, c.document_id
        LIMIT p_k) s),
   q AS (SELECT replace(plainto_tsquery('english', p_query)::text, ' & ', ' | ')::tsquery AS tsq),
   f AS (

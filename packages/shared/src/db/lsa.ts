@@ -1,13 +1,26 @@
-import { buildLsa, foldIn } from '../embedding/lsa.ts';
-import type { Queryable } from './pool.ts';
-import { type Pool, toVector, withTransaction } from './pool.ts';
+import { Worker } from 'node:worker_threads';
+import { foldIn, type LsaInput, type LsaModel } from '../embedding/lsa.ts';
+import { type Pool, type Queryable, toVector, withTransaction } from './pool.ts';
+
+/** buildLsa in a worker thread (embedding/lsa-worker.ts), so the process keeps serving meanwhile. */
+function buildInWorker(rows: LsaInput[]): Promise<LsaModel | undefined> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL('../embedding/lsa-worker.ts', import.meta.url), { workerData: { rows } });
+    worker.once('message', (model: LsaModel | null) => resolve(model ?? undefined));
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`the related-words worker exited with code ${code}`));
+    });
+  });
+}
 
 /**
  * Rebuilds a client's latent semantic vectors from what its chunks hold now (embedding/lsa.ts):
- * read every chunk's tsvector, learn, then replace the lexeme vectors and set each chunk's vector
- * in one transaction. Chunks stored after the read keep no vector until the next rebuild (they are
- * still found by the other two lists). Rebuilds of one client take turns (an advisory lock).
- * Returns the chunks given a vector (0: too few chunks to learn from; the old vectors are dropped).
+ * read every chunk's tsvector, learn (in a worker thread), then replace the client's lexeme and chunk
+ * vectors in one transaction. Chunks stored after the read have no vector until the next rebuild (the
+ * other lists still find them); chunks deleted meanwhile take theirs along (foreign key). Rebuilds of
+ * one client take turns (an advisory lock). Returns the chunks given a vector (0: too few chunks to
+ * learn from; the old vectors are dropped).
  */
 export async function refreshLsa(pool: Pool, clientId: string): Promise<number> {
   const { rows } = await pool.query<{ id: string; lexemes: string[]; counts: number[] }>(
@@ -18,14 +31,12 @@ export async function refreshLsa(pool: Pool, clientId: string): Promise<number> 
       ORDER BY d.id`,
     [clientId],
   );
-  const model = buildLsa(rows);
+  const model = await buildInWorker(rows);
   return withTransaction(pool, async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('kbchat_lsa:' || $1::text, 0))", [clientId]);
     await tx.query('DELETE FROM lsa_terms WHERE client_id = $1', [clientId]);
-    if (!model) {
-      await tx.query('UPDATE documents SET lsa = NULL WHERE client_id = $1 AND lsa IS NOT NULL', [clientId]);
-      return 0;
-    }
+    await tx.query('DELETE FROM lsa_chunks WHERE client_id = $1', [clientId]);
+    if (!model) return 0;
     const terms = [...model.terms];
     for (let i = 0; i < terms.length; i += 2000) {
       const batch = terms.slice(i, i + 2000);
@@ -35,16 +46,20 @@ export async function refreshLsa(pool: Pool, clientId: string): Promise<number> 
         [clientId, batch.map(([l]) => l), batch.map(([, t]) => t.idf), batch.map(([, t]) => toVector(Array.from(t.vector)))],
       );
     }
+    let stored = 0;
     for (let i = 0; i < rows.length; i += 1000) {
       const ids = rows.slice(i, i + 1000).map((r) => r.id);
       const vecs = model.chunks.slice(i, i + 1000).map((v) => toVector(Array.from(v)));
-      await tx.query(
-        `UPDATE documents d SET lsa = u.vec::vector FROM unnest($2::uuid[], $3::text[]) AS u(id, vec)
-          WHERE d.client_id = $1 AND d.id = u.id`,
+      // Only chunks still there: one deleted since the read (a re-crawl removing a page) is skipped.
+      const res = await tx.query(
+        `INSERT INTO lsa_chunks (document_id, client_id, vec)
+         SELECT u.id, $1, u.vec::vector FROM unnest($2::uuid[], $3::text[]) AS u(id, vec)
+          WHERE EXISTS (SELECT 1 FROM documents d WHERE d.id = u.id)`,
         [clientId, ids, vecs],
       );
+      stored += res.rowCount ?? 0;
     }
-    return rows.length;
+    return stored;
   });
 }
 

@@ -158,9 +158,9 @@ export function composeAnswer(query: string, passages: ChatPassage[]): Extractiv
     const url = pageOf(i);
     const b = best[i];
     if (seenPages.has(url) || chosen.score === 0 || !b || b.score < RELATED_SHARE * chosen.score) return;
-    // A sentence that leans on the one before it makes no sense alone.
+    // A sentence that leans on the one before it, or introduces what follows it, makes no sense alone.
     const sentence = s[b.index] as Sentence;
-    if (sentence.words < 6 || POINTS_BACK.test(sentence.text)) return;
+    if (sentence.words < 6 || POINTS_BACK.test(sentence.text) || /:$/.test(sentence.text)) return;
     seenPages.add(url);
     related.push({ passage: i, text: clip((s[b.index] as Sentence).text, RELATED_WORDS) });
   });
