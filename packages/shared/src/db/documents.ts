@@ -153,6 +153,13 @@ export interface ClaimedDocument {
   embed_job_id: string | null;
 }
 
+/*
+ * Row locks on documents are FOR NO KEY UPDATE, never FOR UPDATE: writing a row that references a
+ * document (lsa_chunks when the related words are rebuilt, while embeddings are still being written)
+ * takes FOR KEY SHARE on it, which FOR UPDATE conflicts with — that deadlocked the embedder against
+ * the rebuild, and made SKIP LOCKED pass over leased documents so an embed job ended with them unwritten.
+ */
+
 /**
  * Leases documents for embedding: those of `ids`, and — when jobId is given — any other document
  * the same admin job waits on (so many small per-page jobs coalesce into full API batches).
@@ -176,7 +183,7 @@ export async function leaseDocumentsForEmbedding(
            AND (embed_lease IS NULL OR embed_lease = $4 OR embed_lease_until < now())
          ORDER BY (id = ANY ($2::uuid[])) DESC, page_id, chunk_index
          LIMIT $7
-         FOR UPDATE SKIP LOCKED)
+         FOR NO KEY UPDATE SKIP LOCKED)
       RETURNING d.id, d.title, d.heading, d.content, d.embed_job_id`,
     [input.clientId, input.ids, input.jobId, input.owner, input.leaseMs, input.model, input.limit],
   );
@@ -213,7 +220,7 @@ export async function writeEmbeddings(
      ), held AS (
        SELECT d.id, d.embed_job_id FROM documents d
         WHERE d.id = ANY ($3::uuid[]) AND d.client_id = $1 AND d.embed_lease = $2
-        FOR UPDATE OF d
+        FOR NO KEY UPDATE OF d
      )
      UPDATE documents d SET embedding = i.vec, embedding_model = $4, token_count = i.tokens,
                             embed_job_id = NULL, embed_lease = NULL, embed_lease_until = NULL
@@ -223,6 +230,17 @@ export async function writeEmbeddings(
     values,
   );
   return groupByJob(rows);
+}
+
+/** Documents this owner leased and has not written (an embed job must not end while any are left). */
+export async function leasedUnwritten(db: Queryable, clientId: string, owner: string, model: string): Promise<number> {
+  const { rows } = await db.query<{ n: string }>(
+    `SELECT count(*) AS n FROM documents
+      WHERE client_id = $1 AND embed_lease = $2 AND embed_lease_until > now()
+        AND (embedding IS NULL OR embedding_model IS DISTINCT FROM $3)`,
+    [clientId, owner, model],
+  );
+  return Number(rows[0]?.n ?? 0);
 }
 
 /**
@@ -239,7 +257,7 @@ export async function releaseFailedDocuments(
         WHERE client_id = $1 AND embed_job_id IS NOT NULL
           AND (embed_lease = $2 OR (id = ANY ($3::uuid[]) AND embed_job_id IS NOT DISTINCT FROM $4::uuid
                                     AND (embed_lease IS NULL OR embed_lease_until < now())))
-        FOR UPDATE
+        FOR NO KEY UPDATE
      )
      UPDATE documents d SET embed_job_id = NULL, embed_lease = NULL, embed_lease_until = NULL
        FROM held h WHERE d.id = h.id

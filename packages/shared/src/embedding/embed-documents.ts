@@ -3,6 +3,7 @@ import {
   type ClaimedDocument,
   type EmbeddingWrite,
   leaseDocumentsForEmbedding,
+  leasedUnwritten,
   releaseFailedDocuments,
   writeEmbeddings,
 } from '../db/documents.ts';
@@ -77,7 +78,13 @@ export async function embedDocuments(deps: EmbedDeps, input: EmbedInput, owner: 
       model: provider.model,
       limit: deps.roundSize ?? DEFAULT_ROUND_SIZE,
     });
-    if (docs.length === 0) break;
+    if (docs.length === 0) {
+      // Nothing more to lease. Documents this job still holds unwritten (their rows were locked when
+      // the lease skipped them) would wait out the lease: retry instead, which takes them back.
+      const left = await leasedUnwritten(pool, input.clientId, owner, provider.model);
+      if (left > 0) throw new Error(`${left} leased documents are not written yet; retrying`);
+      break;
+    }
     const batches = planBatches(
       docs.map((d) => ({ id: d.id, text: embeddingInput(d) })),
       deps.limits,
