@@ -279,6 +279,16 @@ describe.skipIf(!hasChromium)('chat widget in Chromium', () => {
     const answer = first.texts.at(-1) ?? '';
     expect(answer).toContain('49 euros');
     for (const partial of first.texts.slice(0, -1)) expect(answer.startsWith(partial)).toBe(true);
+    // The source list is numbered as the answer cites it: item 1 is sources[0], and every [k] has an item k.
+    const listed = await dialog
+      .locator('.src ol')
+      .last()
+      .locator('li')
+      .evaluateAll((items) => items.map((li) => [(li as HTMLLIElement).value, li.textContent]));
+    expect(listed[0]).toEqual([1, 'Pricing — Acme Plumbing']);
+    const markers = [...answer.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1]));
+    expect(markers[0]).toBe(1);
+    for (const k of markers) expect(listed.map((l) => l[0])).toContain(k);
 
     expect(streamBodies.at(-1)).toEqual({
       clientId,

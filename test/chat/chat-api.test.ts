@@ -124,6 +124,84 @@ describe('POST /api/chat (extractive + local embedder)', () => {
     expect(res.body.leadCaptureIntent).toBe(true);
   });
 
+  it('takes a yes to the contact offer of an "I don’t know" as a lead, in the visitor’s language, and a no as none', async () => {
+    const cases = [
+      { ask: 'What is the capital of France?', yes: 'yes please', reply: /^Happy to help — leave your name and email in the form/ },
+      { ask: 'Wie heißt die Hauptstadt von Frankreich?', yes: 'ja gerne', reply: /^Gern – hinterlassen Sie Ihren Namen/ },
+      { ask: 'Quelle est la capitale de la France ?', yes: 'oui', reply: /^Avec plaisir : laissez votre nom/ },
+      { ask: '¿Cuál es la capital de Francia?', yes: 'sí, por favor', reply: /^Con gusto: deje su nombre/ },
+      { ask: 'Qual é a capital da França?', yes: 'sim', reply: /^Com prazer: deixe seu nome/ },
+    ];
+    for (const c of cases) {
+      const sessionId = randomUUID();
+      const decline = await chat({ clientId: clientA, message: c.ask, sessionId });
+      expect(decline.body.sources, c.ask).toEqual([]);
+      expect(decline.body.leadCaptureIntent).toBe(false);
+      const yes = await chat({ clientId: clientA, message: c.yes, sessionId });
+      expect(yes.status).toBe(200);
+      expect(yes.body.leadCaptureIntent, c.yes).toBe(true);
+      expect(yes.body.sources).toEqual([]);
+      expect(yes.body.answer).toMatch(c.reply);
+      expect(yes.body.answer).toContain('Acme Plumbing');
+    }
+
+    for (const [ask, no] of [
+      ['What is the capital of France?', 'no thanks'],
+      ['Wie heißt die Hauptstadt von Frankreich?', 'nein danke'],
+    ] as const) {
+      const sessionId = randomUUID();
+      await chat({ clientId: clientA, message: ask, sessionId });
+      const res = await chat({ clientId: clientA, message: no, sessionId });
+      expect(res.body.leadCaptureIntent, no).toBe(false);
+    }
+    // A yes with no offer before it, in a new session or after an answer, is no lead.
+    expect((await chat({ clientId: clientA, message: 'yes' })).body.leadCaptureIntent).toBe(false);
+    const sessionId = randomUUID();
+    const answered = await chat({ clientId: clientA, message: 'How do I make a warranty claim?', sessionId });
+    expect(answered.body.sources.length).toBeGreaterThan(0);
+    expect((await chat({ clientId: clientA, message: 'yes', sessionId })).body.leadCaptureIntent).toBe(false);
+  });
+
+  it('answers a message that only asks for contact with the contact offer alone, in English, quoting no page that shares a word', async () => {
+    const { clientId } = await createClient(kb.baseUrl, { name: 'Pg Docs' });
+    await seeder.seed(clientId, [
+      {
+        url: 'https://pg-docs.example/functions-string',
+        title: 'String functions',
+        chunks: [
+          'quote_ident(text) returns the given string suitably quoted to be used as an identifier in an SQL statement string. ' +
+            'quote_literal(text) returns the given string suitably quoted to be used as a string literal. Embedded quotes are doubled.',
+        ],
+      },
+    ]);
+    // Retrieval alone finds the page: the word is there.
+    const question = await chat({ clientId, message: 'What does quote_literal do?' });
+    expect(question.body.sources.map((s) => s.url)).toEqual(['https://pg-docs.example/functions-string']);
+
+    const res = await chat({ clientId, message: 'call me about a quote' });
+    expect(res.status).toBe(200);
+    expect(res.body.leadCaptureIntent).toBe(true);
+    expect(res.body.sources).toEqual([]);
+    expect(res.body.answer).toBe(
+      'Happy to help — leave your name and email in the form and someone from Pg Docs will get in touch with you.',
+    );
+  });
+
+  it('cites [k] for sources[k-1]: markers start at 1, appear in order and name every source, no more', async () => {
+    for (const message of [
+      'How do I make a warranty claim?',
+      'How much does the premium plan cost and what does delivery cost?',
+      'Do you fix burst pipes in Boston or Denver?',
+      'Do you recycle old boilers and gift cards?',
+    ]) {
+      const res = await chat({ clientId: clientA, message });
+      expect(res.body.sources.length, message).toBeGreaterThan(0);
+      const markers = [...res.body.answer.matchAll(/\[(\d+(?:,\s*\d+)*)\]/g)].flatMap((m) => (m[1] as string).split(',').map(Number));
+      const firstSeen = [...new Set(markers)];
+      expect(firstSeen, message).toEqual(res.body.sources.map((_, i) => i + 1));
+    }
+  });
+
   const long = 'x'.repeat(4001);
   it.each([
     ['an empty body object', {}, ['clientId is required', 'message is required']],

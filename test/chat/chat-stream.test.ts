@@ -99,6 +99,41 @@ describe('POST /api/chat/stream (extractive)', () => {
     expect(done?.event).toBe('done');
     expect((done?.data as { sources: unknown[] } | undefined)?.sources).toEqual([]);
   });
+
+  type Done = { answer: string; sources: { title: string; url: string }[]; leadCaptureIntent: boolean };
+  const streamed = async (body: Record<string, unknown>) => {
+    const events = await collectSse(await postStream(kb.baseUrl, { clientId, ...body }));
+    const text = events
+      .filter((e) => e.event === 'token')
+      .map((e) => (e.data as { text: string }).text)
+      .join('');
+    expect(events.at(-1)?.event).toBe('done');
+    return { text, done: events.at(-1)?.data as Done };
+  };
+
+  it('streams a yes to the "don’t know" contact offer as a lead, like /api/chat', async () => {
+    const sessionId = randomUUID();
+    const decline = await streamed({ message: 'Who won the 1998 football world cup?', sessionId });
+    expect(decline.done.leadCaptureIntent).toBe(false);
+    const yes = await streamed({ message: 'oui, merci', sessionId });
+    expect(yes.done.leadCaptureIntent).toBe(true);
+    expect(yes.done.sources).toEqual([]);
+    expect(yes.text).toBe(yes.done.answer);
+    expect(yes.done.answer).toMatch(/^Avec plaisir : laissez votre nom/);
+  });
+
+  it('streams markers that name the done event’s sources in order: [k] is sources[k-1]', async () => {
+    for (const message of [
+      'How much does the premium plan cost and what does delivery cost?',
+      'Do you recycle old boilers and gift cards?',
+    ]) {
+      const { text, done } = await streamed({ message });
+      expect(text).toBe(done.answer);
+      expect(done.sources.length, message).toBeGreaterThan(0);
+      const markers = [...text.matchAll(/\[(\d+(?:,\s*\d+)*)\]/g)].flatMap((m) => (m[1] as string).split(',').map(Number));
+      expect([...new Set(markers)], message).toEqual(done.sources.map((_, i) => i + 1));
+    }
+  });
 });
 
 describe('POST /api/chat/stream when the database goes away before the stream', () => {

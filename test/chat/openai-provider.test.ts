@@ -161,6 +161,92 @@ describe('chat with the openai providers (against an OpenAI-compatible fake)', (
     expect(all.match(/event: token/g)?.length).toBeGreaterThan(3);
   });
 
+  /**
+   * A model that cites out of order: the last passage of the prompt first, then the first passage
+   * (with an invented [99] beside it), then the first again, then only the invented one. Returns the
+   * URLs of those two passages so the test knows which source must be [1] and which [2].
+   */
+  function citeOutOfOrder() {
+    const cited: { first?: string; last?: string } = {};
+    fake.chatHandler = (body) => {
+      if (!body.tools?.length) return defaultChatReply(body);
+      const system = body.messages.find((m) => m.role === 'system')?.content ?? '';
+      const passages = [...system.matchAll(/^\[(\d+)\] .* \((https?:\/\/[^\s)]+)\)$/gm)].map((m) => ({
+        n: Number(m[1]),
+        url: m[2] as string,
+      }));
+      const first = passages[0];
+      const last = passages.findLast((p) => p.url !== first?.url);
+      if (!first || !last) return { content: 'only one page was retrieved' };
+      cited.first = first.url;
+      cited.last = last.url;
+      return {
+        content: `Claims need a photo of the fault [${last.n}]. Delivery is free above 50 dollars [${first.n}, 99]. Again [${first.n}]. Made up [99].`,
+      };
+    };
+    return cited;
+  }
+  const RENUMBERED = 'Claims need a photo of the fault [1]. Delivery is free above 50 dollars [2]. Again [2]. Made up .';
+  const QUESTION = 'How do I make a warranty claim, and what does delivery of parts cost?';
+
+  it('renumbers the model’s citations to the sources’ order: [1] is sources[0], invented numbers dropped', async () => {
+    const cited = citeOutOfOrder();
+    const res = await chat({ message: QUESTION });
+    expect(res.status).toBe(200);
+    expect(res.body.answer).toBe(RENUMBERED);
+    expect(res.body.sources.map((s) => s.url)).toEqual([cited.last, cited.first]);
+  });
+
+  it('streams the same renumbered text, and the done event’s sources match its markers', async () => {
+    const cited = citeOutOfOrder();
+    const res = await postStream(kb.baseUrl, { clientId, message: QUESTION });
+    expect(res.status).toBe(200);
+    const events = [];
+    for await (const e of readSse(res)) events.push(e);
+    const streamed = events
+      .filter((e) => e.event === 'token')
+      .map((e) => (e.data as { text: string }).text)
+      .join('');
+    const done = events.find((e) => e.event === 'done')?.data as ChatBody;
+    expect(streamed).toBe(RENUMBERED);
+    expect(done.answer).toBe(RENUMBERED);
+    expect(done.sources.map((s) => s.url)).toEqual([cited.last, cited.first]);
+  });
+
+  it('takes a yes to the model’s contact offer as a lead without asking the model again; a no is none', async () => {
+    fake.chatHandler = (body) =>
+      body.tools?.length
+        ? { content: "I couldn't find that on the site. Would you like someone from Northwind to contact you?" }
+        : defaultChatReply(body);
+    const sessionId = randomUUID();
+    const decline = await chat({ message: 'Do you sell garden furniture?', sessionId });
+    expect(decline.body.leadCaptureIntent).toBe(false);
+    expect(decline.body.sources).toEqual([]);
+    fake.reset();
+    const yes = await chat({ message: 'ja gerne', sessionId });
+    expect(yes.body).toMatchObject({ leadCaptureIntent: true, sources: [] });
+    expect(yes.body.answer).toMatch(/^Gern – hinterlassen Sie Ihren Namen/);
+    expect(fake.requests.chat).toHaveLength(0);
+
+    const other = randomUUID();
+    fake.chatHandler = (body) =>
+      body.tools?.length
+        ? { content: "I couldn't find that on the site. Would you like someone from Northwind to contact you?" }
+        : defaultChatReply(body);
+    await chat({ message: 'Do you sell garden furniture?', sessionId: other });
+    expect((await chat({ message: 'no thanks', sessionId: other })).body.leadCaptureIntent).toBe(false);
+  });
+
+  it('sends a message that only asks for contact to the model with no passages, and flags the lead', async () => {
+    fake.chatHandler = (body) =>
+      body.tools?.length ? { content: 'Sure — please leave your details in the form.' } : defaultChatReply(body);
+    const res = await chat({ message: 'call me about a quote' });
+    expect(res.body).toMatchObject({ leadCaptureIntent: true, sources: [], answer: 'Sure — please leave your details in the form.' });
+    const system = answerCalls(fake)[0]?.body.messages.find((m) => m.role === 'system')?.content ?? '';
+    expect(system).toContain('(no passages were found for this question)');
+    expect(fake.requests.embeddings).toHaveLength(0);
+  });
+
   it('ends the stream with an error event (no internals, nothing stored) when the model fails after the stream started', async () => {
     fake.faults.chat.push({ status: 500 });
     const sessionId = randomUUID();

@@ -5,7 +5,9 @@ import type { ClientRow } from '../db/clients.ts';
 import { appendTurns, recentMessages, type StoredTurn } from '../db/messages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { recordUsage, type UsageEntry } from '../db/usage.ts';
+import { acceptsContactOffer, isContactRequestOnly } from '../intent/conversation.ts';
 import type { Logger } from '../logger.ts';
+import { contactOfferReply, replyLanguage } from '../providers/canned-replies.ts';
 import {
   type ChatInput,
   type ChatOutput,
@@ -45,6 +47,8 @@ export interface PreparedChat {
   input: ChatInput;
   passages: RankedPassage[];
   usage: UsageEntry[];
+  /** Decided without a provider: the visitor said yes to the contact offer of the last reply. */
+  reply?: ChatOutput;
 }
 
 export type ChatServiceEvent = { type: 'token'; text: string } | { type: 'done'; response: ChatResponse };
@@ -90,6 +94,30 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const sessionId = req.sessionId ?? randomUUID();
     const usage: UsageEntry[] = [];
     const history: ChatTurn[] = req.sessionId ? await recentMessages(pool, clientId, sessionId, config.CHAT_HISTORY_MESSAGES) : [];
+
+    // Lead intent wins over retrieval when the message only asks for contact: a "yes" to the contact
+    // offer the last reply ended with (the "I don't know" reply makes one) is answered with the lead
+    // form's invitation and no model call; "call me about a quote" goes to the provider with no
+    // passages, so it is not answered with pages that merely share a word ("quote_literal").
+    const base = {
+      clientName: req.client.name,
+      message: req.message,
+      query: req.message,
+      history,
+      passages: [],
+      contactRequested: true,
+      ...(req.pageUrl ? { pageUrl: req.pageUrl } : {}),
+      ...(req.signal ? { signal: req.signal } : {}),
+    } satisfies ChatInput;
+    if (acceptsContactOffer(req.message, history)) {
+      const reply: ChatOutput = {
+        answer: contactOfferReply(req.client.name, replyLanguage(req.message, history)),
+        usedPassageIds: [],
+        leadCaptureIntent: true,
+      };
+      return { clientId, sessionId, input: base, passages: [], usage, reply };
+    }
+    if (isContactRequestOnly(req.message)) return { clientId, sessionId, input: base, passages: [], usage };
 
     let query = req.message;
     if (history.length > 0) {
@@ -156,9 +184,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   async function finish(prepared: PreparedChat, output: ChatOutput): Promise<ChatResponse> {
-    // Only passages we retrieved can become sources, in our rank order: never an invented citation.
-    const used = new Set(output.usedPassageIds);
-    const sources = sourcesOf(prepared.passages.filter((p) => used.has(p.id)));
+    // Only passages we retrieved can become sources (never an invented citation), in the order the
+    // provider cited them: its markers are numbered by page in that order, so [k] is sources[k-1].
+    const byId = new Map(prepared.passages.map((p) => [p.id, p]));
+    const sources = sourcesOf(output.usedPassageIds.flatMap((id) => byId.get(id) ?? []));
     const response: ChatResponse = {
       answer: output.answer,
       sources,
@@ -188,11 +217,17 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     finish,
     async answer(req) {
       const prepared = await prepare(req);
-      const output = await chat.answer(prepared.input);
+      const output = prepared.reply ?? (await chat.answer(prepared.input));
       req.signal?.throwIfAborted();
       return finish(prepared, output);
     },
     async *stream(prepared) {
+      if (prepared.reply) {
+        // Word by word like a provider's stream, so the widget's path is the same.
+        for (const piece of prepared.reply.answer.match(/\S+\s*|\s+/g) ?? []) yield { type: 'token', text: piece };
+        yield { type: 'done', response: await finish(prepared, prepared.reply) };
+        return;
+      }
       for await (const event of chat.stream(prepared.input)) {
         if (event.type === 'token') {
           if (event.text) yield { type: 'token', text: event.text };

@@ -10,8 +10,26 @@ describe('guessLanguage', () => {
     ['Wie kann ich mein Passwort ändern?', 'de'],
     ['Como eu faço para mudar minha senha?', 'pt'],
     ['???', 'en'],
+    // Short English requests: one Portuguese/Spanish article ("a") used to outvote them.
+    ['call me about a quote', 'en'],
+    ['I need a quote', 'en'],
+    ['email me a quote', 'en'],
+    ['yes please', 'en'],
+    ['oui merci', 'fr'],
+    ['ja gerne', 'de'],
+    ['sí, por favor', 'es'],
+    ['sim, por favor', 'pt'],
+    ['quero um orçamento', 'pt'],
+    ['Je voudrais un devis', 'fr'],
   ])('%j → %s', (text, lang) => {
     expect(guessLanguage(text)).toBe(lang);
+  });
+
+  it('uses the fallback (the conversation’s language) when the message has no marker word, or ties', () => {
+    expect(guessLanguage('ok', 'de')).toBe('de');
+    expect(guessLanguage('ok')).toBe('en');
+    expect(guessLanguage('claro', 'pt')).toBe('pt');
+    expect(guessLanguage('How do I reset my password?', 'de')).toBe('en');
   });
 });
 

@@ -5,33 +5,64 @@
  */
 export type ReplyLanguage = 'en' | 'es' | 'fr' | 'de' | 'pt';
 
+// Function words, plus the short answers a visitor gives to a question ("yes", "oui", "ja", "sí",
+// "sim"). English also lists words of short requests ("call me about a quote": "about", "call"),
+// so that a message of two or three words is not won by a single Portuguese "a".
 const MARKERS: Record<ReplyLanguage, Set<string>> = {
-  en: new Set('the is are do does how what can you i my to of and in for it this with please'.split(' ')),
-  es: new Set('el la los las es como que para por un una puedo tienen mi quiero con del hola gracias usted'.split(' ')),
-  fr: new Set('le la les est comment que pour un une je vous mon avec des du bonjour merci pouvez'.split(' ')),
-  de: new Set('der die das ist wie was ich sie ein eine mit und fur mein kann hallo danke bitte'.split(' ')),
-  pt: new Set('o a os as e como que para um uma eu voce voces meu com do da ola obrigado quero'.split(' ')),
+  en: new Set(
+    'the is are do does how what can you i my to of and in for it this with please about we our your us would could like need want call quote yes yeah sure thanks thank'.split(
+      ' ',
+    ),
+  ),
+  es: new Set(
+    'el la los las es como que para por un una puedo tienen mi quiero con del hola gracias usted si claro vale llamenme porfa contactame'.split(
+      ' ',
+    ),
+  ),
+  fr: new Set(
+    'le la les est comment que pour un une je vous mon avec des du bonjour merci pouvez oui volontiers moi svp etre combien'.split(' '),
+  ),
+  de: new Set(
+    'der die das ist wie was ich sie ein eine mit und fur mein kann hallo danke bitte ja gerne nein mich mir uns gibt welche'.split(' '),
+  ),
+  pt: new Set(
+    'o a os as e como que para um uma eu voce voces meu com do da ola obrigado quero sim nao obrigada claro por liga ligar podem gostaria sobre chama'.split(
+      ' ',
+    ),
+  ),
 };
 
-export function guessLanguage(text: string): ReplyLanguage {
+/**
+ * The language with the most marker words; `fallback` (English unless given — e.g. the language of
+ * the conversation so far) when no marker is found, and among tied languages when it is one of them.
+ */
+export function guessLanguage(text: string, fallback: ReplyLanguage = 'en'): ReplyLanguage {
   const words =
     text
       .normalize('NFKD')
       .replace(/\p{M}+/gu, '')
       .toLowerCase()
       .match(/[\p{L}]+/gu) ?? [];
-  let best: ReplyLanguage = 'en';
+  let best: ReplyLanguage = fallback;
   let bestScore = 0;
-  for (const lang of Object.keys(MARKERS) as ReplyLanguage[]) {
+  // The fallback first, then English: ties go to them (English is the most common language of the
+  // sites we index).
+  const order = [fallback, ...(Object.keys(MARKERS) as ReplyLanguage[]).filter((l) => l !== fallback)];
+  for (const lang of order) {
     let score = 0;
     for (const w of words) if (MARKERS[lang].has(w)) score++;
-    // English wins ties: it is the fallback and the most common language of the sites we index.
     if (score > bestScore) {
       best = lang;
       bestScore = score;
     }
   }
   return best;
+}
+
+/** The language to reply in: the message's, or when it has no marker words ("ok"), the conversation's. */
+export function replyLanguage(message: string, history: readonly { role: string; content: string }[] = []): ReplyLanguage {
+  const lastReply = history.findLast((t) => t.role === 'assistant');
+  return guessLanguage(message, lastReply ? guessLanguage(lastReply.content) : 'en');
 }
 
 export function dontKnowReply(clientName: string, lang: ReplyLanguage): string {

@@ -1,7 +1,8 @@
 /**
  * The chat provider interface, apart from the factory (chat.ts) so providers import it without a cycle.
- * Citations: an answer cites passages as [k], where k is the 1-based position in usedPassageIds —
- * so when the used passages come from distinct pages, [k] is the k-th source.
+ * Citations: an answer cites [k] where k is the position of a page among the distinct pages of
+ * usedPassageIds, in that order — the chat service lists sources in the same order, so [k] is
+ * sources[k-1]. No number names anything else.
  */
 export interface ChatPassage {
   /** Document (chunk) id. */
@@ -28,6 +29,11 @@ export interface ChatInput {
   /** Ranked best first; may be empty (then the provider answers honestly that it doesn't know). */
   passages: ChatPassage[];
   pageUrl?: string;
+  /**
+   * The chat service found the message to be only a request for contact (intent/conversation.ts):
+   * leadCaptureIntent is true whatever the provider thinks, and passages are empty on purpose.
+   */
+  contactRequested?: boolean;
   signal?: AbortSignal;
 }
 

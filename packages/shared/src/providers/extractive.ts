@@ -1,6 +1,7 @@
 import { detectLeadIntent } from '../intent/classifier.ts';
-import { contactOfferReply, dontKnowReply, guessLanguage } from './canned-replies.ts';
+import { contactOfferReply, dontKnowReply, replyLanguage } from './canned-replies.ts';
 import type { ChatInput, ChatOutput, ChatPassage, ChatProvider } from './chat-provider.ts';
+import { stripCitationMarks } from './citations.ts';
 import { composeAnswer } from './extractive-answer.ts';
 import { rewriteFollowUp } from './follow-up.ts';
 
@@ -14,8 +15,8 @@ export const EXTRACTIVE_MODEL = 'extractive-v2';
 const LEAD_ONLY_COVERAGE = 0.3;
 
 export function composeExtractiveAnswer(input: ChatInput): ChatOutput {
-  const lang = guessLanguage(input.message);
-  const leadCaptureIntent = detectLeadIntent(input.message);
+  const lang = replyLanguage(input.message, input.history);
+  const leadCaptureIntent = input.contactRequested === true || detectLeadIntent(input.message);
   if (input.passages.length === 0) {
     return {
       answer: leadCaptureIntent ? contactOfferReply(input.clientName, lang) : dontKnowReply(input.clientName, lang),
@@ -29,7 +30,7 @@ export function composeExtractiveAnswer(input: ChatInput): ChatOutput {
   }
   // No whole sentence anywhere (a page of lists or code): its opening words, still cited.
   const first = input.passages[0] as ChatPassage;
-  let answer = composed.text || `${first.content.split(/\s+/).slice(0, 60).join(' ')}… [1]`;
+  let answer = composed.text || `${stripCitationMarks(first.content).split(/\s+/).slice(0, 60).join(' ')}… [1]`;
   const used = composed.text ? composed.used.map((i) => (input.passages[i] as ChatPassage).id) : [first.id];
   if (leadCaptureIntent) answer += `\n\n${contactOfferReply(input.clientName, lang)}`;
   return { answer, usedPassageIds: used, leadCaptureIntent };

@@ -1,7 +1,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import type { Config } from '../config.ts';
-import { contactOfferReply, dontKnowReply, guessLanguage, soundsLikeDontKnow } from './canned-replies.ts';
+import { contactOfferReply, dontKnowReply, replyLanguage, soundsLikeDontKnow } from './canned-replies.ts';
 import type { ChatInput, ChatOutput, ChatProvider, ChatStreamEvent, ChatTurn, ChatUsage } from './chat-provider.ts';
 import { CitationRenumberer } from './citations.ts';
 import { createOpenAIClient, toProviderError } from './openai-client.ts';
@@ -51,8 +51,8 @@ export function createOpenAIChatProvider(config: Config, client: OpenAI = create
 
   /** Turns what the model produced into the provider's output; `tail` is text to append (for streams). */
   function finish(input: ChatInput, c: Collected): { output: ChatOutput; tail: string } {
-    const leadCaptureIntent = c.toolArguments.length > 0;
-    const lang = guessLanguage(input.message);
+    const leadCaptureIntent = c.toolArguments.length > 0 || input.contactRequested === true;
+    const lang = replyLanguage(input.message, input.history);
     let answer = c.content;
     let tail = '';
     if (answer.trim().length === 0) {
@@ -77,7 +77,7 @@ export function createOpenAIChatProvider(config: Config, client: OpenAI = create
       throw toProviderError(err, 'chat', model, secret);
     }
     const message = completion.choices[0]?.message;
-    const renumberer = new CitationRenumberer(input.passages.length);
+    const renumberer = new CitationRenumberer(input.passages);
     const content = renumberer.push(message?.content ?? '') + renumberer.flush();
     return finish(input, {
       content,
@@ -98,7 +98,7 @@ export function createOpenAIChatProvider(config: Config, client: OpenAI = create
     } catch (err) {
       throw toProviderError(err, 'chat', model, secret);
     }
-    const renumberer = new CitationRenumberer(input.passages.length);
+    const renumberer = new CitationRenumberer(input.passages);
     const toolCalls = new Map<number, { name: string; arguments: string }>();
     let content = '';
     let usage: Collected['usage'];

@@ -86,7 +86,7 @@ h2{flex:1;margin:0;font-size:16px;font-weight:600;line-height:1.3}
 .typing::after{content:"…";letter-spacing:2px}
 .src{margin:8px 0 0;padding:8px 0 0;border-top:1px solid #e3e6ea;font-size:13px;white-space:normal}
 .src p{margin:0;font-weight:600}
-.src ul{margin:4px 0 0;padding-left:18px}
+.src ol{margin:4px 0 0;padding-left:22px}
 a{color:#0b57d0}
 .lead{align-self:stretch;background:#fff;border:1px solid #e3e6ea;border-radius:12px;padding:12px;display:flex;flex-direction:column;gap:8px}
 .lead p{margin:0}
@@ -189,13 +189,17 @@ button:disabled{opacity:.55;cursor:default}
       log.scrollTop = log.scrollHeight;
     };
 
+    // Numbered as the answer cites them: [k] in the text is item k, sources[k-1]. A source that is
+    // not an http(s) link is left out without renumbering the rest (each item keeps its value).
     function sourcesBlock(sources: Source[]): HTMLElement | null {
-      const safe = sources.filter((s) => /^https?:\/\//i.test(s.url));
-      if (safe.length === 0) return null;
-      const list = h('ul');
-      for (const s of safe) {
-        list.append(h('li', {}, h('a', { href: s.url, target: '_blank', rel: 'noopener noreferrer' }, s.title || s.url)));
-      }
+      const list = h('ol');
+      sources.forEach((s, i) => {
+        if (!/^https?:\/\//i.test(s.url)) return;
+        list.append(
+          h('li', { value: String(i + 1) }, h('a', { href: s.url, target: '_blank', rel: 'noopener noreferrer' }, s.title || s.url)),
+        );
+      });
+      if (list.childElementCount === 0) return null;
       return h('div', { class: 'src' }, h('p', {}, 'Sources'), list);
     }
 
