@@ -5,7 +5,8 @@
 // answerable ones falsely declined, and the share of answers holding the expected phrase. Beside it,
 // plain BM25 over the same pages in the same run (the eval README's reference), and the
 // leave-one-corpus-out figures of the ranking weights (bench/lib/retrieval-loo.ts).
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { LOCAL_EMBEDDER_RANKING } from '@kbchat/shared/chat/ranking';
 import { startEmbeddedPostgres } from '@kbchat/shared/db/embedded-postgres';
 import pg from 'pg';
@@ -13,8 +14,8 @@ import { serveDirectory } from '../test/support/fixture-site.ts';
 import { Bm25Reference } from './lib/bm25-reference.ts';
 import { CORPUS_LIST, type Corpus, loadQuestions, pageOf, type Question } from './lib/corpora.ts';
 import { api, type BenchEnv, crawlSite, createClient, createDatabase, ensureCorpora, log, round, startKbchatProcess } from './lib/env.ts';
-import type { PartResult, Row } from './lib/report.ts';
-import { type CorpusCases, collectCases, describeParams, evaluate, leaveOneCorpusOut } from './lib/retrieval-loo.ts';
+import { type PartResult, RESULTS_DIR, type Row } from './lib/report.ts';
+import { bestOnAll, type CorpusCases, collectCases, describeParams, evaluate, leaveOneCorpusOut } from './lib/retrieval-loo.ts';
 import { type Answer, type CorpusScore, scoreCorpus, targetsMet } from './lib/retrieval-score.ts';
 
 /** Every question through POST /api/chat; a follow-up reuses the session of the question it follows. */
@@ -64,6 +65,7 @@ async function runCorpus(databaseUrl: string, env: BenchEnv, corpus: Corpus): Pr
     log(`  ${corpus.name}: ${job.progress.pagesIndexed} pages, ${job.progress.documentsCreated} chunks in ${round(seconds)} s`);
     const answers = await ask(kb.baseUrl, clientId, questions, site.url);
     const score = scoreCorpus(questions, answers);
+    writeAnswers(corpus.name, questions, answers);
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     let reference: { recallAt1: number; recallAt3: number };
@@ -104,6 +106,16 @@ async function runCorpus(databaseUrl: string, env: BenchEnv, corpus: Corpus): Pr
     await kb.cleanRedis();
     await site.close();
   }
+}
+
+/** Every answer as a visitor read it, for reading rather than scoring: bench/results/answers-<corpus>.json. */
+function writeAnswers(name: string, questions: Question[], answers: Map<string, Answer>): void {
+  const rows = questions.map((q) => {
+    const a = answers.get(q.id);
+    const hit = q.answer?.some((p) => (a?.text ?? '').toLowerCase().includes(p.toLowerCase()));
+    return { id: q.id, question: q.question, expected: q.expected, phrase: q.answer, hit, sources: a?.pages ?? [], answer: a?.text ?? '' };
+  });
+  writeFileSync(path.join(RESULTS_DIR, `answers-${name}.json`), `${JSON.stringify(rows, null, 2)}\n`);
 }
 
 function pickExamples(questions: Question[], answers: Map<string, Answer>): CorpusRun['examples'] {
@@ -154,6 +166,12 @@ export async function retrievalBench(env: BenchEnv, options: RetrievalOptions): 
       }
     }
     const heldOut = leaveOneCorpusOut(runs.map((r) => r.cases));
+    const onAll = bestOnAll(runs.map((r) => r.cases));
+    log(`  grid choice on every corpus: ${describeParams(onAll)}`);
+    rows.push({
+      metric: `${database}: the grid's choice on every corpus (weights that differ from the shipped ones; 'as shipped' when none)`,
+      ours: describeParams(onAll) || 'as shipped',
+    });
     for (const r of runs) {
       const s = r.score;
       const met = targetsMet(s, r.reference);

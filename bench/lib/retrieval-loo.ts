@@ -138,6 +138,20 @@ export function leaveOneCorpusOut(corpora: CorpusCases[], settings = grid()): He
   });
 }
 
+/** The grid setting with the best summed objective over every corpus: what the service should ship. */
+export function bestOnAll(corpora: CorpusCases[], settings = grid()): RankingParams {
+  let best = settings[0] as RankingParams;
+  let bestValue = Number.NEGATIVE_INFINITY;
+  for (const p of settings) {
+    const v = corpora.reduce((a, c) => a + objective(evaluate(c, p), c.reference), 0);
+    if (v > bestValue) {
+      bestValue = v;
+      best = p;
+    }
+  }
+  return best;
+}
+
 /** The weights that differ from the shipped ones (LOCAL_EMBEDDER_RANKING), for the report. */
 export function describeParams(p: RankingParams): string {
   return (

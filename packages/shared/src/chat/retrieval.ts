@@ -84,7 +84,7 @@ export async function retrieve(
     lsa,
     clientId: input.clientId,
     embeddingModel: input.embeddingModel,
-    // A list of weight 0 is not fetched (the local embedder's: ranking.ts LOCAL_EMBEDDER_RANKING).
+    // A list of weight 0 is not fetched.
     embedding: settings.mode === 'fulltext' || (params.vectorWeight === 0 && settings.mode !== 'vector') ? undefined : input.embedding,
     query: input.query,
     ...(input.focus ? { focus: input.focus } : {}),

@@ -55,6 +55,32 @@ describe('composeAnswer', () => {
     expect(out.text).toMatch(/retention\. \[1\]$/);
   });
 
+  it('names what the quote is about when the page says it only in a heading above it', () => {
+    const api = composeAnswer('how do i get the number of cpu cores', [
+      {
+        ...passage('a', 'https://s/os', 'os.cpus()\nReturns an array of objects containing information about each logical CPU core.', 'OS'),
+        heading: 'os.arch()',
+      },
+    ]);
+    expect(api.text).toBe('os.cpus(): Returns an array of objects containing information about each logical CPU core. [1]');
+    // The chunk's own section heading when no heading line stands above the sentence.
+    const section = composeAnswer('fix a typo in the last commit message', [
+      {
+        ...passage('a', 'https://s/commit', 'This is useful for fixing typos in your last commit message.', 'git-commit(1)'),
+        heading: '--amend',
+      },
+    ]);
+    expect(section.text).toBe('--amend: This is useful for fixing typos in your last commit message. [1]');
+  });
+
+  it('adds no topic that is generic, is the page title, or is already quoted', () => {
+    const quote = 'The default port is 5432, which clients use unless told otherwise.';
+    for (const heading of ['DESCRIPTION', 'Connections', 'default port']) {
+      const out = composeAnswer('what is the default port', [{ ...passage('a', 'https://s/conn', quote, 'Connections'), heading }]);
+      expect(out.text).toBe(`${quote} [1]`);
+    }
+  });
+
   it('returns nothing to quote when no passage has a whole sentence', () => {
     expect(composeAnswer('port', [passage('a', 'https://s/t', 'port 5432\nhost localhost')]).text).toBe('');
   });

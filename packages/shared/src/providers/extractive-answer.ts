@@ -1,4 +1,5 @@
 import type { ChatPassage } from './chat-provider.ts';
+import { stripCitationMarks } from './citations.ts';
 import { termRarity } from './local-embedder.ts';
 import { analyze, oneEditApart, type Term } from './text-analysis.ts';
 
@@ -7,8 +8,8 @@ import { analyze, oneEditApart, type Term } from './text-analysis.ts';
  * question first, then the sentences after it on the page while they fit in about 80 words — whole
  * sentences in page order, never table cells, navigation or half sentences — cited [1]. A further
  * page the retrieval kept adds its one best sentence, cited [2], [3], when that sentence is about
- * the question too. Only the pages quoted are cited, numbered in page order (the order of the
- * sources), so [k] is the k-th source.
+ * the question too. Only the pages quoted are cited, each page once, numbered in the order they are
+ * quoted — the order of `used`, which is the order of the sources — so [k] is the k-th source.
  */
 
 /** Words of the main answer; a related page's sentence; the whole answer. */
@@ -31,6 +32,8 @@ export interface Sentence {
   words: number;
   /** Whole prose: not a heading, a table cell, a code line or a fragment cut out of a sentence. */
   prose: boolean;
+  /** The whole of a line: a short one that is not prose is a heading or a label. */
+  line: boolean;
 }
 
 export function queryTerms(query: string): QueryTerm[] {
@@ -83,14 +86,41 @@ function isProse(text: string, words: number): boolean {
 export function sentencesOf(content: string): Sentence[] {
   const out: Sentence[] = [];
   for (const line of content.split(/\n+/)) {
-    for (const raw of line.split(SENTENCE_END)) {
-      const text = raw.trim().replace(/\s+/g, ' ');
-      if (!text) continue;
+    const parts = line
+      .split(SENTENCE_END)
+      .map((raw) => raw.trim().replace(/\s+/g, ' '))
+      .filter(Boolean);
+    for (const text of parts) {
       const words = text.split(' ').length;
-      out.push({ text, words, prose: isProse(text, words) });
+      out.push({ text, words, prose: isProse(text, words), line: parts.length === 1 });
     }
   }
   return out;
+}
+
+/** Section names that say nothing about what the section holds. */
+const GENERIC_HEADING =
+  /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?)$/i;
+
+/**
+ * What the quoted sentence is about, when the page says it only in a heading: the nearest heading
+ * line above it in the passage, else the passage's section heading — "os.cpus()", "--amend",
+ * "Refund policy". Empty when that is generic, long, or already in the quote.
+ */
+function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quoted: string): string {
+  let heading = passage.heading ?? '';
+  for (let i = index - 1; i >= 0; i--) {
+    const s = sentences[i] as Sentence;
+    if (s.line && !s.prose && s.words <= 10 && !CODE.test(s.text) && !/[.,;:]$/.test(s.text)) {
+      heading = s.text;
+      break;
+    }
+  }
+  heading = heading.replace(/^#+\s*|\s*#$/g, '').trim();
+  if (!heading || heading.split(/\s+/).length > 10 || GENERIC_HEADING.test(heading)) return '';
+  if (heading.toLowerCase() === passage.title.trim().toLowerCase()) return '';
+  if (quoted.toLowerCase().includes(heading.toLowerCase())) return '';
+  return heading;
 }
 
 /** The first `limit` words of a sentence, ending in "…" when cut. */
@@ -119,7 +149,7 @@ function bestSentence(terms: QueryTerm[], sentences: Sentence[], passage: number
 
 export interface ExtractiveAnswer {
   text: string;
-  /** Passages quoted, in page order: [k] cites the k-th. */
+  /** Passages quoted (one per page), in the order quoted: [k] cites the k-th. */
   used: number[];
   /** The main sentence's share of the question's words (0 when nothing matched). */
   score: number;
@@ -183,6 +213,9 @@ export function composeAnswer(query: string, passages: ChatPassage[]): Extractiv
   }
   // A sentence ending in a colon introduces what follows it (a list, code) and reads cut off last.
   while (picked.length > 1 && /:$/.test(picked.at(-1) as string)) picked.pop();
-  const parts = [`${picked.join(' ')} [1]`, ...related.map((r, k) => `${r.text} [${k + 2}]`)];
+  // The page's own footnote marks would read as citations with no source: only ours stay.
+  const quoted = stripCitationMarks(picked.join(' '));
+  const topic = topicOf(passages[chosen.passage] as ChatPassage, sentences, start, quoted);
+  const parts = [`${topic ? `${topic}: ` : ''}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
   return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
 }
