@@ -65,7 +65,12 @@ describe('migrations', () => {
         }
       };
       expect(await source()).not.toMatch(/LIMIT 12/);
-      expect(await migrate(db.url)).toEqual(['0008_search_candidates_capped_lexemes', '0009_latent_semantic_vectors']);
+      expect(await migrate(db.url)).toEqual([
+        '0008_search_candidates_capped_lexemes',
+        '0009_latent_semantic_vectors',
+        '0010_one_crawl_per_source',
+        '0011_source_options_and_changes',
+      ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {
       await db.stop();

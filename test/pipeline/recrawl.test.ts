@@ -6,7 +6,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
 import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
 import { html, type MiniSite, prose, startMiniSite } from './support/mini-site.ts';
-import { count, getJob, PIPELINE_ENV, testPool } from './support/pipeline.ts';
+import { count, getJob, PIPELINE_ENV, pollJob, testPool } from './support/pipeline.ts';
 
 interface CrawlOk {
   success: boolean;
@@ -194,6 +194,54 @@ describe('re-crawl', () => {
     expect(res.message).toMatch(/Stopped at maxPages \(2\)/);
     expect(await count(pool, 'SELECT count(*) AS n FROM pages WHERE client_id = $1', [clientId])).toBe(pagesBefore);
     expect(await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1', [clientId])).toBe(docsBefore);
+  });
+
+  it('three crawls of one source requested at once run as one: same jobId, pages and documents of one crawl', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    const once = await crawl(clientId);
+    const pages = await count(pool, 'SELECT count(*) AS n FROM pages WHERE client_id = $1', [clientId]);
+    const documents = await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1', [clientId]);
+    expect(pages).toBe(5);
+    const jobsBefore = await count(pool, 'SELECT count(*) AS n FROM jobs WHERE client_id = $1', [clientId]);
+    // Slow pages keep the re-crawl running while the other requests arrive; one of them is async.
+    for (const path of ['/a', '/c']) site.pages.set(path, { ...(site.pages.get(path) as { body: string }), delayMs: 400 });
+    const results = await Promise.all([
+      api<CrawlOk & { jobId?: string }>(kb.baseUrl, 'POST', '/api/admin/crawl', { clientId, url: site.url }),
+      api<CrawlOk & { jobId?: string }>(kb.baseUrl, 'POST', '/api/admin/crawl', { clientId, url: `${site.url}#top` }),
+      api<{ jobId: string; sourceId: string; message: string }>(kb.baseUrl, 'POST', '/api/admin/crawl', {
+        clientId,
+        url: site.url,
+        wait: false,
+      }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([200, 200, 202]);
+    // One job was created for the three requests; the async one names it.
+    expect(await count(pool, 'SELECT count(*) AS n FROM jobs WHERE client_id = $1', [clientId])).toBe(jobsBefore + 1);
+    const async = results[2]!.body as { jobId: string; sourceId: string };
+    expect(async.jobId).toBe(await lastJobOf(clientId));
+    expect(async.sourceId).toBe(once.sourceId);
+    for (const r of results.slice(0, 2)) expect(r.body).toMatchObject({ success: true, sourceId: once.sourceId, pagesIndexed: 5 });
+    expect(await count(pool, 'SELECT count(*) AS n FROM pages WHERE client_id = $1', [clientId])).toBe(pages);
+    expect(await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1', [clientId])).toBe(documents);
+    // Once it has finished, the next request starts a crawl of its own.
+    const after = await api<{ jobId: string }>(kb.baseUrl, 'POST', '/api/admin/crawl', { clientId, url: site.url, wait: false });
+    expect(after.status).toBe(202);
+    expect(after.body.jobId).not.toBe(async.jobId);
+    expect((await pollJob(kb.baseUrl, after.body.jobId)).final.status).toBe('completed');
+  });
+
+  it('three first crawls of a new source requested at once leave one source with one crawl of pages', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    const results = await Promise.all(
+      [0, 1, 2].map(() => api<CrawlOk>(kb.baseUrl, 'POST', '/api/admin/crawl', { clientId, url: site.url })),
+    );
+    expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(new Set(results.map((r) => r.body.sourceId)).size).toBe(1);
+    expect(await count(pool, 'SELECT count(*) AS n FROM jobs WHERE client_id = $1', [clientId])).toBe(1);
+    expect(await count(pool, 'SELECT count(*) AS n FROM pages WHERE client_id = $1', [clientId])).toBe(5);
+    const single = results[0]!.body.documentsCreated;
+    expect(single).toBeGreaterThan(5);
+    expect(await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1', [clientId])).toBe(single);
   });
 
   it('a page with an ETag is revalidated with a conditional GET: a 304 keeps it (and its links) without a body', async () => {

@@ -42,6 +42,7 @@ export const KBCHAT_TABLES = [
   'term_stats_totals',
   'lsa_terms',
   'lsa_chunks',
+  'crawl_changes',
 ] as const;
 
 /**

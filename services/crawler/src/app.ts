@@ -1,4 +1,5 @@
 import { startOutboxSweep } from '@kbchat/shared/leads/outbox';
+import { reconcileSchedules } from '@kbchat/shared/pipeline/schedules';
 import { registerWorker } from '@kbchat/shared/queue/contract';
 import { crawlQueue, webhookQueue } from '@kbchat/shared/queue/queues';
 import { createWorkerRedis } from '@kbchat/shared/redis';
@@ -45,9 +46,20 @@ export function buildCrawler(rt: Runtime): CrawlerWorkers {
   const outbox = startOutboxSweep({ ...rt, log }, rt.config.WEBHOOK_OUTBOX_SWEEP_MS);
   // Claimed-but-lost pages, undrained ends, lost starts: see docs/pipeline.md "Crash safety".
   const watchdog = startCrawlWatchdog(crawl);
+  // Re-crawl schedulers from the sources' rows: a Redis that lost them gets them back.
+  let reconcileTimer: NodeJS.Timeout | undefined;
+  const reconcile = () => {
+    reconcileSchedules(rt.pool, rt.queues, log).catch((err: Error) => {
+      log.warn({ err: { message: err.message } }, 're-crawl schedules not registered yet; retrying in 30 s');
+      reconcileTimer = setTimeout(reconcile, 30_000);
+      reconcileTimer.unref();
+    });
+  };
+  reconcile();
   return {
     workers,
     async close() {
+      clearTimeout(reconcileTimer);
       // close() stops fetching and waits for in-flight jobs; anything cut off returns via the stalled-job check.
       await outbox.stop();
       await watchdog.stop();

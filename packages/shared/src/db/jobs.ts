@@ -20,6 +20,9 @@ export interface CrawlOptions {
   startUrl: string;
   maxPages: number;
   render: RenderMode;
+  /** URL patterns of the crawl's scope (crawl/scope.ts); absent on jobs from before scopes. */
+  include?: string[];
+  exclude?: string[];
 }
 
 export interface JobRow {
@@ -103,6 +106,16 @@ export async function insertJob(
 export async function findJob(db: Queryable, jobId: string): Promise<JobRow | undefined> {
   if (!isUuid(jobId)) return undefined;
   const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1', [jobId]);
+  return rows[0];
+}
+
+/** The crawl of this source that has not finished yet, if any (at most one: migration 0010). */
+export async function findUnfinishedCrawl(db: Queryable, sourceId: string): Promise<JobRow | undefined> {
+  const { rows } = await db.query<JobRow>(
+    `SELECT * FROM jobs WHERE source_id = $1 AND kind = 'crawl' AND status IN ('queued', 'active')
+      ORDER BY created_at DESC LIMIT 1`,
+    [sourceId],
+  );
   return rows[0];
 }
 

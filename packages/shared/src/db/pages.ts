@@ -117,13 +117,93 @@ export async function markPageSeen(
  * crawl hit maxPages — pages it never reached (not being reached is no evidence they are gone).
  */
 export async function deleteGonePages(db: Queryable, input: { sourceId: string; jobId: string; capped: boolean }): Promise<number> {
-  const { rowCount } = await db.query(
-    `DELETE FROM pages p
-      WHERE p.source_id = $1
-        AND p.last_job_id IS DISTINCT FROM $2
-        AND NOT EXISTS (SELECT 1 FROM crawl_urls c WHERE c.job_id = $2 AND c.url = p.url AND c.state IN ('failed', 'queued', 'active'))
-        AND (NOT $3 OR EXISTS (SELECT 1 FROM crawl_urls c WHERE c.job_id = $2 AND c.url = p.url))`,
+  // The removed pages are recorded as this crawl's changes in the same statement.
+  const { rows } = await db.query<{ n: string }>(
+    `WITH gone AS (
+       DELETE FROM pages p
+        WHERE p.source_id = $1
+          AND p.last_job_id IS DISTINCT FROM $2
+          AND NOT EXISTS (SELECT 1 FROM crawl_urls c WHERE c.job_id = $2 AND c.url = p.url AND c.state IN ('failed', 'queued', 'active'))
+          AND (NOT $3 OR EXISTS (SELECT 1 FROM crawl_urls c WHERE c.job_id = $2 AND c.url = p.url))
+       RETURNING p.url
+     ), recorded AS (
+       INSERT INTO crawl_changes (job_id, source_id, url, change)
+       SELECT $2, $1, url, 'removed' FROM gone
+       ON CONFLICT (job_id, url) DO NOTHING
+     )
+     SELECT count(*) AS n FROM gone`,
     [input.sourceId, input.jobId, input.capped],
   );
-  return rowCount ?? 0;
+  return Number(rows[0]?.n ?? 0);
+}
+
+/** A page this crawl stored for the first time ('added') or with new content ('changed'). */
+export async function recordPageChange(
+  db: Queryable,
+  input: { jobId: string; sourceId: string; url: string; change: 'added' | 'changed' },
+): Promise<void> {
+  await db.query(
+    `INSERT INTO crawl_changes (job_id, source_id, url, change) VALUES ($1, $2, $3, $4)
+     ON CONFLICT (job_id, url) DO NOTHING`,
+    [input.jobId, input.sourceId, input.url, input.change],
+  );
+}
+
+export interface CrawlChanges {
+  jobId: string;
+  status: string;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  counts: { added: number; changed: number; removed: number };
+  added: string[];
+  changed: string[];
+  removed: string[];
+}
+
+/** The source's last `limit` crawls, newest first, each with the URLs it added, changed and removed (up to `perList` each). */
+export async function listCrawlChanges(db: Queryable, sourceId: string, limit: number, perList = 200): Promise<CrawlChanges[]> {
+  const { rows } = await db.query<{
+    id: string;
+    status: string;
+    started_at: Date | null;
+    finished_at: Date | null;
+    change: string | null;
+    urls: string[] | null;
+    n: string | null;
+  }>(
+    `WITH crawls AS (
+       SELECT id, status, started_at, finished_at, created_at FROM jobs
+        WHERE source_id = $1 AND kind = 'crawl' ORDER BY created_at DESC, id DESC LIMIT $2
+     )
+     SELECT c.id, c.status, c.started_at, c.finished_at, g.change, g.urls, g.n
+       FROM crawls c
+       LEFT JOIN LATERAL (
+         SELECT change, count(*) AS n, (array_agg(url ORDER BY url))[1:$3] AS urls
+           FROM crawl_changes WHERE job_id = c.id GROUP BY change
+       ) g ON true
+      ORDER BY c.created_at DESC, c.id DESC`,
+    [sourceId, limit, perList],
+  );
+  const out = new Map<string, CrawlChanges>();
+  for (const r of rows) {
+    let e = out.get(r.id);
+    if (!e) {
+      e = {
+        jobId: r.id,
+        status: r.status,
+        startedAt: r.started_at,
+        finishedAt: r.finished_at,
+        counts: { added: 0, changed: 0, removed: 0 },
+        added: [],
+        changed: [],
+        removed: [],
+      };
+      out.set(r.id, e);
+    }
+    if (r.change === 'added' || r.change === 'changed' || r.change === 'removed') {
+      e.counts[r.change] = Number(r.n);
+      e[r.change] = r.urls ?? [];
+    }
+  }
+  return [...out.values()];
 }

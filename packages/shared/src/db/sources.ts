@@ -1,3 +1,4 @@
+import { isUuid } from './clients.ts';
 import type { Queryable } from './pool.ts';
 
 /** One per (client, normalised start URL): a re-crawl reuses it, so sourceId is stable. */
@@ -7,6 +8,38 @@ export interface SourceRow {
   start_url: string;
   created_at: Date;
   last_crawled_at: Date | null;
+  /** What its re-crawls reuse: the last crawl's maxPages, render and scope. */
+  crawl_options: SourceCrawlOptions;
+  /** 'off', 'daily', 'weekly' or a cron pattern (pipeline/schedules.ts). */
+  schedule: string;
+}
+
+export interface SourceCrawlOptions {
+  maxPages?: number;
+  render?: 'auto' | 'never' | 'always';
+  include?: string[];
+  exclude?: string[];
+}
+
+export async function setSourceCrawlOptions(db: Queryable, sourceId: string, options: SourceCrawlOptions): Promise<void> {
+  await db.query('UPDATE sources SET crawl_options = $2 WHERE id = $1', [sourceId, JSON.stringify(options)]);
+}
+
+export async function setSourceSchedule(db: Queryable, sourceId: string, schedule: string): Promise<SourceRow | undefined> {
+  const { rows } = await db.query<SourceRow>('UPDATE sources SET schedule = $2 WHERE id = $1 RETURNING *', [sourceId, schedule]);
+  return rows[0];
+}
+
+export async function findClientSource(db: Queryable, clientId: string, sourceId: string): Promise<SourceRow | undefined> {
+  if (!isUuid(sourceId)) return undefined;
+  const { rows } = await db.query<SourceRow>('SELECT * FROM sources WHERE id = $1 AND client_id = $2', [sourceId, clientId]);
+  return rows[0];
+}
+
+/** Sources with a schedule (re-registered with the queue at start: a Redis that lost them gets them back). */
+export async function scheduledSources(db: Queryable): Promise<SourceRow[]> {
+  const { rows } = await db.query<SourceRow>("SELECT * FROM sources WHERE schedule <> 'off'");
+  return rows;
 }
 
 export async function upsertSource(db: Queryable, clientId: string, startUrl: string): Promise<SourceRow> {

@@ -2,9 +2,9 @@ import type { Config } from '../config.ts';
 import { normalizeUrl } from '../crawl/url.ts';
 import { findClient } from '../db/clients.ts';
 import { documentIdsAwaiting, markClientDocumentsForEmbedding } from '../db/documents.ts';
-import { activateJob, addJobCounters, findJob, insertJob, type JobRow, type RenderMode } from '../db/jobs.ts';
+import { activateJob, addJobCounters, findJob, findUnfinishedCrawl, insertJob, type JobRow, type RenderMode } from '../db/jobs.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
-import { upsertSource } from '../db/sources.ts';
+import { setSourceCrawlOptions, upsertSource } from '../db/sources.ts';
 import { enqueueEmbedding } from '../embedding/enqueue.ts';
 import { settleJobIfDone } from '../embedding/settle-job.ts';
 import { BadRequestError, NotFoundError } from '../errors.ts';
@@ -26,25 +26,51 @@ export interface PipelineDeps {
 
 const clientNotFound = (details: string | string[]) => new NotFoundError('Client not found', details);
 
+/**
+ * Starts a crawl of the source at `url`, or joins the one already running: one crawl per source at
+ * a time, since a finishing crawl removes the pages it did not see and would delete what a second
+ * crawl of the same source had just stored. The source row's lock (taken by the upsert) orders
+ * concurrent requests; the partial unique index of migration 0010 stands behind it.
+ * `joined` says the returned job is the one already running (nothing new was enqueued).
+ */
 export async function startCrawlJob(
   deps: PipelineDeps,
-  input: { clientId: string; url: string; maxPages: number; render: RenderMode },
+  input: { clientId: string; url: string; maxPages: number; render: RenderMode; include?: string[]; exclude?: string[] },
   notFoundDetails: string | string[],
-): Promise<{ job: JobRow; enqueued: boolean }> {
+): Promise<{ job: JobRow; enqueued: boolean; joined: boolean }> {
   const client = await findClient(deps.pool, input.clientId);
   if (!client) throw clientNotFound(notFoundDetails);
   const startUrl = normalizeUrl(input.url);
   if (!startUrl) throw new BadRequestError('Invalid request', 'url must be a valid HTTP or HTTPS URL');
 
-  const job = await withTransaction(deps.pool, async (tx) => {
+  const { job, joined } = await withTransaction(deps.pool, async (tx) => {
     const source = await upsertSource(tx, client.id, startUrl);
-    return insertJob(tx, {
+    const running = await findUnfinishedCrawl(tx, source.id);
+    if (running) return { job: running, joined: true };
+    // The scope is kept with the source: a crawl that names none reuses the last one given.
+    const include = input.include ?? source.crawl_options.include ?? [];
+    const exclude = input.exclude ?? source.crawl_options.exclude ?? [];
+    await setSourceCrawlOptions(tx, source.id, { maxPages: input.maxPages, render: input.render, include, exclude });
+    const created = await insertJob(tx, {
       clientId: client.id,
       sourceId: source.id,
       kind: 'crawl',
-      options: { queue: deps.config.REDIS_PREFIX, url: input.url, startUrl, maxPages: input.maxPages, render: input.render },
+      options: {
+        queue: deps.config.REDIS_PREFIX,
+        url: input.url,
+        startUrl,
+        maxPages: input.maxPages,
+        render: input.render,
+        include,
+        exclude,
+      },
     });
+    return { job: created, joined: false };
   });
+  if (joined) {
+    deps.log.info({ jobId: job.id, sourceId: job.source_id }, 'crawl requested while one of the same source runs: joined it');
+    return { job, enqueued: true, joined };
+  }
   let enqueued = true;
   try {
     await deps.queues.crawl.add('crawl.start', { jobId: job.id, clientId: client.id }, { jobId: startJobId(job.id) });
@@ -52,7 +78,7 @@ export async function startCrawlJob(
     enqueued = false;
     deps.log.warn({ jobId: job.id, err: { message: (err as Error).message } }, 'crawl.start not enqueued; the watchdog will enqueue it');
   }
-  return { job, enqueued };
+  return { job, enqueued, joined };
 }
 
 export async function startGenerateEmbeddingsJob(

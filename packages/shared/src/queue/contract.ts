@@ -67,9 +67,34 @@ export class QueueProducer<Q extends AnyQueue> {
     return schema.parse(data) as JobData<Q, N>;
   }
 
+  /**
+   * One BullMQ job scheduler under `id` (created or replaced): a job `name` on `pattern` (cron,
+   * UTC). Kept in Redis, so it survives restarts; BullMQ makes one job per iteration however many
+   * workers run. Returns when the next job is due (ms since the epoch).
+   */
+  async upsertScheduler<N extends JobName<Q>>(id: string, pattern: string, name: N, data: JobInput<Q, N>): Promise<number | null> {
+    const job = await this.queue.upsertJobScheduler(id, { pattern, tz: 'UTC' }, { name, data: this.parse(name, data) });
+    return nextOf(job);
+  }
+
+  async removeScheduler(id: string): Promise<void> {
+    await this.queue.removeJobScheduler(id);
+  }
+
+  /** When the scheduler's next job is due (ms since the epoch); null when there is no such scheduler. */
+  async schedulerNext(id: string): Promise<number | null> {
+    const s = await this.queue.getJobScheduler(id);
+    return typeof s?.next === 'number' ? s.next : null;
+  }
+
   close(): Promise<void> {
     return this.queue.close();
   }
+}
+
+function nextOf(job: Job | undefined): number | null {
+  if (!job) return null;
+  return job.timestamp + (job.opts.delay ?? 0);
 }
 
 export type JobHandlers<Q extends AnyQueue> = {

@@ -18,6 +18,8 @@ export const crawlQueue = defineQueue({
     'crawl.page': z.object({ jobId: uuid, clientId: uuid, url: z.string().url().max(4096), depth: z.number().int().min(0) }),
     /** Completes a crawl whose frontier is empty: removes vanished pages, writes the result. */
     'crawl.finish': z.object({ jobId: uuid, clientId: uuid }),
+    /** A source's scheduled re-crawl (one job scheduler per source: pipeline/schedules.ts). */
+    'crawl.scheduled': z.object({ clientId: uuid, sourceId: uuid }),
   },
   defaultJobOptions: { attempts: 4, backoff: { type: 'exponential', delay: 1_000 }, ...RETENTION },
 });

@@ -1,5 +1,18 @@
 import { z } from 'zod';
+import { MAX_SCOPE_PATTERN_LENGTH, MAX_SCOPE_PATTERNS } from '../crawl/scope.ts';
 import { httpUrl, requiredString } from './common.ts';
+
+/** include / exclude URL patterns (crawl/scope.ts): "/docs/**", "https://site/blog/*". */
+export const scopePatterns = z
+  .array(
+    z
+      .string({ error: 'must be an array of URL patterns' })
+      .min(1, { error: 'a pattern must not be empty' })
+      .max(MAX_SCOPE_PATTERN_LENGTH, { error: `a pattern must be at most ${MAX_SCOPE_PATTERN_LENGTH} characters` })
+      .regex(/^(\/|\*|https?:\/\/)\S*$/, { error: 'a pattern starts with "/", "*" or http(s):// and has no spaces' }),
+    { error: 'must be an array of URL patterns' },
+  )
+  .max(MAX_SCOPE_PATTERNS, { error: `at most ${MAX_SCOPE_PATTERNS} patterns` });
 
 /**
  * POST /api/admin/crawl (spec §4.2). Built per config: the maxPages bound is MAX_PAGES_LIMIT.
@@ -18,6 +31,8 @@ export function crawlRequestBody(maxPagesLimit: number) {
       .optional(),
     render: z.enum(['auto', 'never', 'always'], { error: 'must be auto, never or always' }).optional(),
     wait: z.boolean({ error: 'must be true or false' }).optional(),
+    include: scopePatterns.optional(),
+    exclude: scopePatterns.optional(),
   });
 }
 
@@ -43,6 +58,16 @@ export const jobAccepted = z.object({
 export const sourceView = z.object({
   sourceId: z.string(),
   url: z.string(),
+  /** 'off', 'daily', 'weekly' or a cron pattern (UTC); nextRunAt null when off (or the queue is unreachable). */
+  schedule: z.string(),
+  nextRunAt: z.string().nullable(),
+  /** What re-crawls of this source reuse: the last crawl's maxPages, render and scope. */
+  crawlOptions: z.object({
+    maxPages: z.number().optional(),
+    render: z.string().optional(),
+    include: z.array(z.string()),
+    exclude: z.array(z.string()),
+  }),
   createdAt: z.string(),
   lastCrawledAt: z.string().nullable(),
   pages: z.number(),
@@ -58,4 +83,37 @@ export const sourceView = z.object({
       message: z.string().nullable(),
     })
     .nullable(),
+});
+
+/** PATCH …/sources/:sourceId */
+export const sourcePatchBody = z
+  .object({
+    schedule: z.string({ error: 'must be "off", "daily", "weekly" or a cron pattern' }).min(1).max(100),
+  })
+  .strict();
+
+/** GET …/sources/:sourceId/changes */
+export const changesQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'must be an integer from 1 to 100' })
+    .int({ error: 'must be an integer from 1 to 100' })
+    .min(1, { error: 'must be an integer from 1 to 100' })
+    .max(100, { error: 'must be an integer from 1 to 100' })
+    .default(10),
+});
+
+export const crawlChangesView = z.object({
+  sourceId: z.string(),
+  crawls: z.array(
+    z.object({
+      jobId: z.string(),
+      status: z.string(),
+      startedAt: z.string().nullable(),
+      finishedAt: z.string().nullable(),
+      counts: z.object({ added: z.number(), changed: z.number(), removed: z.number() }),
+      added: z.array(z.string()),
+      changed: z.array(z.string()),
+      removed: z.array(z.string()),
+    }),
+  ),
 });

@@ -1,3 +1,4 @@
+import { compileScope } from '@kbchat/shared/crawl/scope';
 import { isSameSite, normalizeUrl } from '@kbchat/shared/crawl/url';
 import { type Candidate, claimUrls, isFrontierDrained, queuedChildren } from '@kbchat/shared/db/crawl-urls';
 import type { JobRow } from '@kbchat/shared/db/jobs';
@@ -24,6 +25,7 @@ export interface PartitionedLinks {
 /** Same-site page links of a page, normalised and split by robots.txt; each URL once, in page order. */
 export async function partitionLinks(ctx: CrawlContext, job: JobRow, links: readonly string[], depth: number): Promise<PartitionedLinks> {
   const startUrl = job.options.startUrl as string;
+  const inScope = scopeOf(job);
   const seen = new Set<string>();
   const out: PartitionedLinks = { candidates: [], disallowed: [] };
   for (const raw of links) {
@@ -31,12 +33,18 @@ export async function partitionLinks(ctx: CrawlContext, job: JobRow, links: read
     if (!url || seen.has(url) || url.length > MAX_URL_LENGTH) continue;
     seen.add(url);
     if (!isSameSite(startUrl, url)) continue;
-    if (NOT_A_PAGE.test(new URL(url).pathname)) continue;
+    if (NOT_A_PAGE.test(new URL(url).pathname) || !inScope(url)) continue;
     const robots = await ctx.robots(job.id, url);
     if (robots.isAllowed(url)) out.candidates.push({ url, depth });
     else out.disallowed.push({ url, depth, reason: 'robots' });
   }
   return out;
+}
+
+/** The crawl's include / exclude patterns. The start URL is always fetched: the operator named it. */
+function scopeOf(job: JobRow): (url: string) => boolean {
+  const inScope = compileScope({ include: job.options.include, exclude: job.options.exclude });
+  return (url) => url === job.options.startUrl || inScope(url);
 }
 
 /** Same-site links normalised (what pages.links keeps for a 304 on the next crawl). */

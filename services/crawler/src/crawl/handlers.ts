@@ -1,4 +1,5 @@
 import { findJob } from '@kbchat/shared/db/jobs';
+import { runScheduledCrawl } from '@kbchat/shared/pipeline/schedules';
 import type { JobHandlers } from '@kbchat/shared/queue/contract';
 import type { crawlQueue } from '@kbchat/shared/queue/queues';
 import { type Job, UnrecoverableError } from 'bullmq';
@@ -24,6 +25,7 @@ export function crawlHandlers(ctx: CrawlContext): JobHandlers<typeof crawlQueue>
     },
     'crawl.page': (data, job) => processPage(ctx, data, job),
     'crawl.finish': (data) => finishCrawl(ctx, data),
+    'crawl.scheduled': (data) => runScheduledCrawl(ctx.rt, data),
   };
 }
 

@@ -3,7 +3,15 @@ import type { Chunk } from '@kbchat/shared/crawl/chunker';
 import { settleUrl } from '@kbchat/shared/db/crawl-urls';
 import { keepPageDocuments, pageDocumentCount, replacePageDocuments } from '@kbchat/shared/db/documents';
 import { addJobCounters, type JobRow } from '@kbchat/shared/db/jobs';
-import { findSameContentInJob, lockContentHash, lockPage, markPageSeen, type PageRow, upsertIndexedPage } from '@kbchat/shared/db/pages';
+import {
+  findSameContentInJob,
+  lockContentHash,
+  lockPage,
+  markPageSeen,
+  type PageRow,
+  recordPageChange,
+  upsertIndexedPage,
+} from '@kbchat/shared/db/pages';
 import { type Pool, withTransaction } from '@kbchat/shared/db/pool';
 
 /**
@@ -96,6 +104,7 @@ export async function storeIndexedPage(
       httpStatus: input.httpStatus,
       links: input.links,
     });
+    await recordPageChange(tx, { jobId: job.id, sourceId, url: input.pageUrl, change: existing ? 'changed' : 'added' });
     const docs = await replacePageDocuments(tx, {
       clientId: job.client_id,
       sourceId,

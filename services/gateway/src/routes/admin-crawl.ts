@@ -10,6 +10,7 @@ import type { GatewayDeps } from '../app.ts';
  * POST /api/admin/crawl (spec §4.2): sync by default — 200 with the spec's body once pages are
  * stored and embedded (or their embedding failed); `wait: false`, `Prefer: respond-async`, or a
  * crawl outlasting CRAWL_SYNC_WAIT_MS → 202 with a statusUrl. details is a string here (spec §7).
+ * A crawl of a source that is already being crawled joins the running job: its jobId, its result.
  */
 export function adminCrawlRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -27,20 +28,22 @@ export function adminCrawlRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req, reply) => {
-        const { job } = await startCrawlJob(
+        const { job, joined } = await startCrawlJob(
           deps,
           {
             clientId: req.body.clientId,
             url: req.body.url,
             maxPages: req.body.maxPages ?? deps.config.MAX_PAGES_DEFAULT,
             render: req.body.render ?? 'auto',
+            ...(req.body.include ? { include: req.body.include } : {}),
+            ...(req.body.exclude ? { exclude: req.body.exclude } : {}),
           },
           'no client has this clientId',
         );
         const asked = req.body.wait === false || prefersAsync(req.headers.prefer);
         const finished = asked ? undefined : await waitForJob(deps.pool, job.id, deps.config.CRAWL_SYNC_WAIT_MS, hangUpSignal(reply));
         if (finished?.result) return reply.status(200).send(finished.result as never);
-        return sendAccepted(deps, req, reply, finished ?? job, asked);
+        return sendAccepted(deps, req, reply, finished ?? job, asked, joined);
       },
     );
   };
@@ -52,8 +55,9 @@ export function statusUrlOf(deps: GatewayDeps, req: FastifyRequest, jobId: strin
 }
 
 /** 202 with where to poll; Location says the same for clients that follow it. */
-export function sendAccepted(deps: GatewayDeps, req: FastifyRequest, reply: FastifyReply, job: JobRow, asked: boolean) {
+export function sendAccepted(deps: GatewayDeps, req: FastifyRequest, reply: FastifyReply, job: JobRow, asked: boolean, joined = false) {
   const statusUrl = statusUrlOf(deps, req, job.id);
+  const joinedNote = joined ? 'A crawl of this source was already running; this request joined it. ' : '';
   if (asked && prefersAsync(req.headers.prefer)) reply.header('preference-applied', 'respond-async');
   return reply
     .status(202)
@@ -64,9 +68,11 @@ export function sendAccepted(deps: GatewayDeps, req: FastifyRequest, reply: Fast
       sourceId: job.source_id,
       status: job.status,
       statusUrl,
-      message: asked
-        ? `Accepted: poll ${statusUrl} for progress and the result.`
-        : `Still running after ${Math.round(deps.config.CRAWL_SYNC_WAIT_MS / 1000)} s: poll ${statusUrl} for progress and the result.`,
+      message:
+        joinedNote +
+        (asked
+          ? `Accepted: poll ${statusUrl} for progress and the result.`
+          : `Still running after ${Math.round(deps.config.CRAWL_SYNC_WAIT_MS / 1000)} s: poll ${statusUrl} for progress and the result.`),
     });
 }
 

@@ -1,20 +1,41 @@
 import { findClient } from '@kbchat/shared/db/clients';
 import { documentStats, listDocuments } from '@kbchat/shared/db/documents';
 import { lastJobsBySource } from '@kbchat/shared/db/jobs';
-import { listSourcesWithCounts } from '@kbchat/shared/db/sources';
-import { NotFoundError } from '@kbchat/shared/errors';
+import { listCrawlChanges } from '@kbchat/shared/db/pages';
+import { findClientSource, listSourcesWithCounts, type SourceRow, setSourceSchedule } from '@kbchat/shared/db/sources';
+import { BadRequestError, NotFoundError } from '@kbchat/shared/errors';
+import { applySchedule, nextRunOf, scheduleError } from '@kbchat/shared/pipeline/schedules';
 import { errorBody } from '@kbchat/shared/schemas/common';
-import { sourceView } from '@kbchat/shared/schemas/crawl';
+import { changesQuery, crawlChangesView, sourcePatchBody, sourceView } from '@kbchat/shared/schemas/crawl';
 import { documentsPage, documentsQuery } from '@kbchat/shared/schemas/embeddings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../app.ts';
 
 const clientParams = z.object({ clientId: z.string() });
+const sourceParams = z.object({ clientId: z.string(), sourceId: z.string() });
 const notFound = () => new NotFoundError('Client not found', ['no client has this clientId']);
+const sourceScheduleView = sourceView.pick({ sourceId: true, url: true, schedule: true, nextRunAt: true, crawlOptions: true });
+
+function scheduleView(s: SourceRow, next: Date | null) {
+  return {
+    schedule: s.schedule,
+    nextRunAt: next?.toISOString() ?? null,
+    crawlOptions: { ...s.crawl_options, include: s.crawl_options.include ?? [], exclude: s.crawl_options.exclude ?? [] },
+  };
+}
 
 /** What a client's knowledge base holds: its sources (with counts and last crawl) and its documents. */
 export function adminSourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
+  /** The queue unreachable: the listing still answers, without the next run. */
+  const nextRunOrNull = (s: SourceRow) => nextRunOf(deps.queues, s).catch(() => null);
+  const requireSource = async (clientId: string, sourceId: string): Promise<SourceRow> => {
+    const client = await findClient(deps.pool, clientId);
+    if (!client) throw notFound();
+    const source = await findClientSource(deps.pool, client.id, sourceId);
+    if (!source) throw new NotFoundError('Source not found', ['this client has no source with this sourceId']);
+    return source;
+  };
   return async (app) => {
     app.get(
       '/api/admin/clients/:clientId/sources',
@@ -33,12 +54,14 @@ export function adminSourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           listSourcesWithCounts(deps.pool, client.id),
           lastJobsBySource(deps.pool, client.id),
         ]);
+        const nextRuns = await Promise.all(sources.map((s) => nextRunOrNull(s)));
         return {
-          sources: sources.map((s) => {
+          sources: sources.map((s, i) => {
             const job = lastJobs.get(s.id);
             return {
               sourceId: s.id,
               url: s.start_url,
+              ...scheduleView(s, nextRuns[i] ?? null),
               createdAt: s.created_at.toISOString(),
               lastCrawledAt: s.last_crawled_at?.toISOString() ?? null,
               pages: s.pages,
@@ -56,6 +79,53 @@ export function adminSourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
                 : null,
             };
           }),
+        };
+      },
+    );
+
+    app.patch(
+      '/api/admin/clients/:clientId/sources/:sourceId',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'Set a source’s re-crawl schedule: "off", "daily", "weekly" or a cron pattern (UTC)',
+          params: sourceParams,
+          body: sourcePatchBody,
+          response: { 200: sourceScheduleView, 400: errorBody, 404: errorBody },
+        },
+      },
+      async (req) => {
+        const invalid = scheduleError(req.body.schedule);
+        if (invalid) throw new BadRequestError('Invalid request', [`schedule ${invalid}`]);
+        const source = await requireSource(req.params.clientId, req.params.sourceId);
+        // The queue first: a schedule the queue did not take is not saved (the request can be repeated).
+        const next = await applySchedule(deps.queues, { ...source, schedule: req.body.schedule });
+        const saved = (await setSourceSchedule(deps.pool, source.id, req.body.schedule)) ?? source;
+        return { sourceId: saved.id, url: saved.start_url, ...scheduleView(saved, next) };
+      },
+    );
+
+    app.get(
+      '/api/admin/clients/:clientId/sources/:sourceId/changes',
+      {
+        schema: {
+          tags: ['admin'],
+          summary: 'What each of the source’s last crawls added, changed and removed, newest first',
+          params: sourceParams,
+          querystring: changesQuery,
+          response: { 200: crawlChangesView, 400: errorBody, 404: errorBody },
+        },
+      },
+      async (req) => {
+        const source = await requireSource(req.params.clientId, req.params.sourceId);
+        const crawls = await listCrawlChanges(deps.pool, source.id, req.query.limit);
+        return {
+          sourceId: source.id,
+          crawls: crawls.map((c) => ({
+            ...c,
+            startedAt: c.startedAt?.toISOString() ?? null,
+            finishedAt: c.finishedAt?.toISOString() ?? null,
+          })),
         };
       },
     );
