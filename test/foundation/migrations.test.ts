@@ -70,6 +70,7 @@ describe('migrations', () => {
         '0009_latent_semantic_vectors',
         '0010_one_crawl_per_source',
         '0011_source_options_and_changes',
+        '0012_sitemap_lastmod',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {

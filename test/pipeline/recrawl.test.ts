@@ -264,4 +264,61 @@ describe('re-crawl', () => {
     expect(again).toMatchObject({ pagesIndexed: 3, documentsCreated: 0 });
     expect(await docIds(clientId, '/')).toEqual(homeDocs);
   });
+
+  it('a page whose sitemap lastmod is unchanged is not requested again; a new lastmod fetches it', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    const lastmod = { a: '2026-01-01', c: '2026-01-01T10:00:00Z' };
+    site.pages.set('/sitemap.xml', () => ({
+      contentType: 'application/xml',
+      body: `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+        <url><loc>${site.origin}/a</loc><lastmod>${lastmod.a}</lastmod></url>
+        <url><loc>${site.origin}/c</loc><lastmod>${lastmod.c}</lastmod></url>
+        <url><loc>${site.origin}/d</loc></url></urlset>`,
+    }));
+    const first = await crawl(clientId);
+    expect(first.pagesIndexed).toBe(5);
+    const before = { a: site.hits('/a'), c: site.hits('/c'), d: site.hits('/d') };
+    const docsA = await docIds(clientId, '/a');
+
+    // /c changes and its lastmod says so; /a changes too but its lastmod does not (the sitemap is
+    // trusted for it); /d has no lastmod, so it is fetched and found unchanged by its content.
+    lastmod.c = '2026-02-01T10:00:00Z';
+    site.pages.set('/c', { body: html('Page C', `${prose('cherry')}<p>New: we deliver on Sundays.</p>`) });
+    site.pages.set('/a', { body: html('Page A', `${prose('apricot')}<p>Not announced in the sitemap.</p>`) });
+    const again = await crawl(clientId);
+    expect(again).toMatchObject({ success: true, pagesIndexed: 5 });
+    expect(site.hits('/a') - before.a).toBe(0);
+    expect(site.hits('/c') - before.c).toBe(1);
+    expect(site.hits('/d') - before.d).toBe(1);
+    expect(await docIds(clientId, '/a')).toEqual(docsA);
+    const c = await pool.query<{ content: string }>('SELECT content FROM documents WHERE client_id = $1 AND url = $2', [
+      clientId,
+      `${site.origin}/c`,
+    ]);
+    expect(c.rows.some((r) => r.content.includes('we deliver on Sundays'))).toBe(true);
+    const job = await getJob(kb.baseUrl, await lastJobOf(clientId));
+    // a skipped without a request; d (same content) and b and home (no lastmod) fetched and unchanged.
+    expect(job.progress).toMatchObject({ pagesUnchanged: 4, pagesRemoved: 0 });
+  });
+
+  it('a one-paragraph edit of a long page re-embeds one or two of its chunks, not the page', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    const paragraphs = Array.from({ length: 12 }, (_, i) => prose(`section${i}`, 4));
+    site.pages.set('/b', { body: html('Page B', paragraphs.join('')) });
+    await crawl(clientId);
+    const chunksB = (await docIds(clientId, '/b')).length;
+    expect(chunksB).toBeGreaterThanOrEqual(4);
+    fake.reset();
+
+    paragraphs[6] = paragraphs[6]!.replace('sentence 2.', 'sentence 2, now with a price of 40 euros.');
+    site.pages.set('/b', { body: html('Page B', paragraphs.join('')) });
+    const res = await crawl(clientId);
+    expect(res.success).toBe(true);
+    const inputs = fake.requests.embeddings.flatMap((r) => r.inputs);
+    expect(inputs.length).toBeGreaterThanOrEqual(1);
+    expect(inputs.length).toBeLessThanOrEqual(2);
+    expect(inputs.every((i) => i.startsWith('Page B'))).toBe(true);
+    expect(inputs.some((i) => i.includes('40 euros'))).toBe(true);
+    expect((await docIds(clientId, '/b')).length).toBe(chunksB);
+  });
 });

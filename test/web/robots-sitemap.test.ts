@@ -203,7 +203,16 @@ describe('parseSitemap', () => {
     expect(parseSitemap(xml, 'https://example.com/sitemap.xml')).toEqual({
       pages: ['https://example.com/a?x=1&y=2', 'https://example.com/relative'],
       sitemaps: [],
+      lastmods: new Map(),
     });
+  });
+
+  it("keeps each page's lastmod as written, and none for a page without one", () => {
+    const xml = `<urlset><url><loc>https://example.com/a</loc><lastmod> 2026-03-01T10:00:00+00:00 </lastmod></url>
+      <url><loc>https://example.com/b</loc></url></urlset>`;
+    const parsed = parseSitemap(xml, 'https://example.com/sitemap.xml');
+    expect(parsed.pages).toEqual(['https://example.com/a', 'https://example.com/b']);
+    expect([...parsed.lastmods]).toEqual([['https://example.com/a', '2026-03-01T10:00:00+00:00']]);
   });
 
   it('reads a plain-text sitemap', () => {

@@ -21,6 +21,8 @@ export interface CrawlUrlRow {
   attempts: number;
   reason: string | null;
   discovered_from: string | null;
+  /** The sitemap's <lastmod> for the URL when this crawl's sitemaps listed one. */
+  lastmod: string | null;
   created_at: Date;
   updated_at: Date;
 }
@@ -28,6 +30,8 @@ export interface CrawlUrlRow {
 export interface Candidate {
   url: string;
   depth: number;
+  /** The sitemap's <lastmod> for the URL (seeds from sitemaps only). */
+  lastmod?: string | null;
 }
 
 export interface ClaimResult {
@@ -78,23 +82,23 @@ export async function claimUrls(
     }
 
     const { rows: fresh } = await tx.query<Candidate>(
-      `SELECT u.url, min(u.depth) AS depth
-         FROM unnest($2::text[], $3::int[]) WITH ORDINALITY AS u(url, depth, ord)
+      `SELECT u.url, min(u.depth) AS depth, max(u.lastmod) AS lastmod
+         FROM unnest($2::text[], $3::int[], $4::text[]) WITH ORDINALITY AS u(url, depth, lastmod, ord)
         WHERE NOT EXISTS (SELECT 1 FROM crawl_urls c WHERE c.job_id = $1 AND c.url = u.url)
         GROUP BY u.url
         ORDER BY min(u.ord)`,
-      [jobId, input.candidates.map((c) => c.url), input.candidates.map((c) => c.depth)],
+      [jobId, input.candidates.map((c) => c.url), input.candidates.map((c) => c.depth), input.candidates.map((c) => c.lastmod ?? null)],
     );
     const room = Math.max(0, input.maxPages - job.frontier_size);
     const take = fresh.slice(0, room);
     let claimed: Candidate[] = [];
     if (take.length > 0) {
       const { rows } = await tx.query<Candidate>(
-        `INSERT INTO crawl_urls (job_id, url, depth, discovered_from)
-         SELECT $1, u.url, u.depth, $4 FROM unnest($2::text[], $3::int[]) AS u(url, depth)
+        `INSERT INTO crawl_urls (job_id, url, depth, discovered_from, lastmod)
+         SELECT $1, u.url, u.depth, $4, u.lastmod FROM unnest($2::text[], $3::int[], $5::text[]) AS u(url, depth, lastmod)
          ON CONFLICT (job_id, url) DO NOTHING
          RETURNING url, depth`,
-        [jobId, take.map((c) => c.url), take.map((c) => c.depth), input.parent],
+        [jobId, take.map((c) => c.url), take.map((c) => c.depth), input.parent, take.map((c) => c.lastmod ?? null)],
       );
       // RETURNING order is not guaranteed: keep the caller's (breadth-first) order.
       const got = new Set(rows.map((r) => r.url));

@@ -14,6 +14,8 @@ export interface PageRow {
   status: 'indexed' | 'skipped' | 'failed' | 'gone';
   last_job_id: string | null;
   links: string[] | null;
+  /** The sitemap <lastmod> the stored content was fetched under (null: not listed with one). */
+  sitemap_lastmod: string | null;
   fetched_at: Date | null;
   created_at: Date;
   updated_at: Date;
@@ -41,6 +43,7 @@ export interface PageWrite {
   lastModified: string | null;
   httpStatus: number;
   links: string[];
+  sitemapLastmod: string | null;
 }
 
 /**
@@ -67,27 +70,32 @@ export async function lockContentHash(db: Queryable, jobId: string, contentHash:
 /** Inserts or refreshes the page as indexed by this job; returns its id. */
 export async function upsertIndexedPage(db: Queryable, p: PageWrite): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO pages (client_id, source_id, url, title, content_hash, etag, last_modified, http_status, status, last_job_id, links, fetched_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'indexed', $9, $10, now())
+    `INSERT INTO pages (client_id, source_id, url, title, content_hash, etag, last_modified, http_status, status, last_job_id, links,
+                        sitemap_lastmod, fetched_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 'indexed', $9, $10, $11, now())
      ON CONFLICT (client_id, url) DO UPDATE SET
        source_id = EXCLUDED.source_id, title = EXCLUDED.title, content_hash = EXCLUDED.content_hash,
        etag = EXCLUDED.etag, last_modified = EXCLUDED.last_modified, http_status = EXCLUDED.http_status,
        status = 'indexed', last_job_id = EXCLUDED.last_job_id, links = EXCLUDED.links,
-       fetched_at = now(), updated_at = now()
+       sitemap_lastmod = EXCLUDED.sitemap_lastmod, fetched_at = now(), updated_at = now()
      RETURNING id`,
-    [p.clientId, p.sourceId, p.url, p.title, p.contentHash, p.etag, p.lastModified, p.httpStatus, p.jobId, p.links],
+    [p.clientId, p.sourceId, p.url, p.title, p.contentHash, p.etag, p.lastModified, p.httpStatus, p.jobId, p.links, p.sitemapLastmod],
   );
   return (rows[0] as { id: string }).id;
 }
 
-/** A 304 or an unchanged body: the page is seen by this job, its documents stay as they are. */
+/**
+ * A 304, an unchanged sitemap lastmod or an unchanged body: the page is seen by this job, its
+ * documents stay as they are. httpStatus null: not fetched (the stored status stands).
+ */
 export async function markPageSeen(
   db: Queryable,
   pageId: string,
   input: {
     sourceId: string;
     jobId: string;
-    httpStatus: number;
+    httpStatus: number | null;
+    sitemapLastmod: string | null;
     etag?: string | null;
     lastModified?: string | null;
     title?: string;
@@ -96,7 +104,8 @@ export async function markPageSeen(
 ): Promise<void> {
   await db.query(
     `UPDATE pages SET source_id = $2, last_job_id = $3, etag = coalesce($4, etag), last_modified = coalesce($5, last_modified),
-                      http_status = $6, title = coalesce($7, title), links = coalesce($8, links), fetched_at = now(), updated_at = now()
+                      http_status = coalesce($6, http_status), title = coalesce($7, title), links = coalesce($8, links),
+                      sitemap_lastmod = $9, fetched_at = CASE WHEN $6::int IS NULL THEN fetched_at ELSE now() END, updated_at = now()
       WHERE id = $1`,
     [
       pageId,
@@ -107,6 +116,7 @@ export async function markPageSeen(
       input.httpStatus,
       input.title ?? null,
       input.links ?? null,
+      input.sitemapLastmod,
     ],
   );
 }

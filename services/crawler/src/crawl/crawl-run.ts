@@ -1,3 +1,4 @@
+import { normalizeUrl } from '@kbchat/shared/crawl/url';
 import { isFrontierDrained, SEED_PARENT } from '@kbchat/shared/db/crawl-urls';
 import { activateJob, addJobCounters, addJobNote, lockJob, setJobPhase, setJobRobots } from '@kbchat/shared/db/jobs';
 import { refreshLsa } from '@kbchat/shared/db/lsa';
@@ -39,11 +40,13 @@ export async function startCrawl(ctx: CrawlContext, data: { jobId: string; clien
 
   const sitemapList = [...new Set([...robots.sitemaps, new URL('/sitemap.xml', startUrl).toString()])];
   let sitemapUrls: string[] = [];
+  const lastmods = new Map<string, string>();
   try {
     // Sitemaps are read one after another: one slot of the host covers them all.
     sitemapUrls = await ctx.politeness.withSlot(new URL(startUrl).host, robots.crawlDelayMs, () =>
       collectSitemapUrls(ctx.http, sitemapList, Math.min(maxPages * SITEMAP_URLS_PER_PAGE_OF_BUDGET, 50_000), {
         timeoutMs: ctx.rt.config.CRAWL_FETCH_TIMEOUT_MS,
+        lastmods,
         onError: (url, err) => ctx.rt.log.info({ jobId: job.id, sitemap: url, err: { message: err.message } }, 'sitemap not read'),
       }),
     );
@@ -53,6 +56,13 @@ export async function startCrawl(ctx: CrawlContext, data: { jobId: string; clien
 
   // The start URL first (whatever its extension: the fetch decides whether it is a page), then the sitemaps'.
   const fromSitemaps = await partitionLinks(ctx, job, sitemapUrls, 1);
+  // A page's <lastmod>, kept with its frontier row: a re-crawl skips the page when it is unchanged.
+  const lastmodOf = new Map<string, string>();
+  for (const [url, lastmod] of lastmods) {
+    const normalized = normalizeUrl(url);
+    if (normalized) lastmodOf.set(normalized, lastmod);
+  }
+  for (const c of fromSitemaps.candidates) c.lastmod = lastmodOf.get(c.url) ?? null;
   const seeds = robots.isAllowed(startUrl)
     ? { candidates: [{ url: startUrl, depth: 0 }, ...fromSitemaps.candidates], disallowed: fromSitemaps.disallowed }
     : { candidates: fromSitemaps.candidates, disallowed: [{ url: startUrl, depth: 0, reason: 'robots' }, ...fromSitemaps.disallowed] };

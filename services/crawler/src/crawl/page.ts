@@ -60,11 +60,22 @@ export async function processPage(ctx: CrawlContext, data: PageData, bullJob: Jo
     return { outcome: 'already-settled' };
   }
 
+  // Conditional GET (or none at all) only when we hold what it cannot give: the page's content and its links.
+  const found = await findPage(pool, job.client_id, data.url);
+  const known = found?.status === 'indexed' && found.links !== null && found.content_hash !== null ? found : undefined;
+  const lastmod = row.lastmod;
+  if (known && lastmod !== null && known.sitemap_lastmod === lastmod) {
+    // The sitemap says the page has not changed since its stored content was fetched: no request at all.
+    const result = await storeUnchanged(ctx, job, data, known, { fetched: false, lastmod });
+    await finishIfDrained(ctx, job);
+    return result;
+  }
+
   const finalAttempt = bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
   let slot: HostSlot | undefined;
   try {
     slot = await acquireHostSlot(ctx, job, data.url, bullJob);
-    const result = await fetchAndStore(ctx, job, data, () => slot?.release());
+    const result = await fetchAndStore(ctx, job, { ...data, known, lastmod }, () => slot?.release());
     await finishIfDrained(ctx, job);
     return result;
   } catch (err) {
@@ -90,7 +101,12 @@ export async function processPage(ctx: CrawlContext, data: PageData, bullJob: Jo
   }
 }
 
-async function fetchAndStore(ctx: CrawlContext, job: JobRow, data: PageData, releaseSlot: () => unknown): Promise<PageResult> {
+async function fetchAndStore(
+  ctx: CrawlContext,
+  job: JobRow,
+  data: PageData & { known: PageRow | undefined; lastmod: string | null },
+  releaseSlot: () => unknown,
+): Promise<PageResult> {
   const { config, pool } = ctx.rt;
   const startUrl = job.options.startUrl as string;
   const skip = async (reason: string, fetched = true): Promise<PageResult> => {
@@ -98,10 +114,7 @@ async function fetchAndStore(ctx: CrawlContext, job: JobRow, data: PageData, rel
     return { outcome: 'skipped', reason };
   };
 
-  // Conditional GET only when we hold what a 304 cannot give: the page's content and its links.
-  const known = await findPage(pool, job.client_id, data.url);
-  const conditional = known?.status === 'indexed' && known.links !== null && known.content_hash !== null ? known : undefined;
-
+  const conditional = data.known;
   const fetched: FetchOutcome = await fetchPage(ctx.http, data.url, {
     maxBytes: config.CRAWL_MAX_PAGE_BYTES,
     timeoutMs: config.CRAWL_FETCH_TIMEOUT_MS,
@@ -112,7 +125,7 @@ async function fetchAndStore(ctx: CrawlContext, job: JobRow, data: PageData, rel
   if (fetched.kind === 'not-modified') {
     await releaseSlot();
     if (!conditional) return skip('http-304');
-    return storeUnchanged(ctx, job, data, conditional);
+    return storeUnchanged(ctx, job, data, conditional, { fetched: true, lastmod: data.lastmod });
   }
   if (fetched.kind === 'skipped') {
     if (fetched.retryable) throw new RetryablePageError(fetched.reason, fetched.status !== null);
@@ -170,6 +183,7 @@ async function fetchAndStore(ctx: CrawlContext, job: JobRow, data: PageData, rel
     etag: fetched.etag,
     lastModified: fetched.lastModified,
     httpStatus: fetched.status,
+    sitemapLastmod: data.lastmod,
     model: ctx.embeddingModel,
   });
   if (!stored.stored)
@@ -178,9 +192,21 @@ async function fetchAndStore(ctx: CrawlContext, job: JobRow, data: PageData, rel
   return { outcome: stored.unchanged ? 'unchanged' : 'indexed', documents: stored.created };
 }
 
-async function storeUnchanged(ctx: CrawlContext, job: JobRow, data: PageData, page: PageRow): Promise<PageResult> {
+async function storeUnchanged(
+  ctx: CrawlContext,
+  job: JobRow,
+  data: PageData,
+  page: PageRow,
+  how: { fetched: boolean; lastmod: string | null },
+): Promise<PageResult> {
   await claimAndEnqueue(ctx, job, data.url, await partitionLinks(ctx, job, page.links ?? [], data.depth + 1));
-  const stored = await storeNotModifiedPage(ctx.rt.pool, job, { crawlUrl: data.url, page, model: ctx.embeddingModel });
+  const stored = await storeNotModifiedPage(ctx.rt.pool, job, {
+    crawlUrl: data.url,
+    page,
+    model: ctx.embeddingModel,
+    fetched: how.fetched,
+    sitemapLastmod: how.lastmod,
+  });
   if (stored.stored) await enqueuePageEmbedding(ctx, job, stored.pageId, stored.pendingIds);
   return { outcome: stored.stored ? 'unchanged' : 'already-settled' };
 }

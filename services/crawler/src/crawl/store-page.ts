@@ -57,9 +57,12 @@ export async function storeIndexedPage(
     etag: string | null;
     lastModified: string | null;
     httpStatus: number;
+    /** The sitemap <lastmod> of crawlUrl in this crawl (kept only when the page lives at crawlUrl). */
+    sitemapLastmod: string | null;
     model: string;
   },
 ): Promise<StoreResult> {
+  const sitemapLastmod = input.pageUrl === input.crawlUrl ? input.sitemapLastmod : null;
   const contentHash = pageContentHash(input.title, input.chunks);
   return withTransaction(pool, async (tx) => {
     const existing = await lockPage(tx, job.client_id, input.pageUrl);
@@ -84,6 +87,7 @@ export async function storeIndexedPage(
         etag: input.etag,
         lastModified: input.lastModified,
         httpStatus: input.httpStatus,
+        sitemapLastmod,
         title: input.title,
         links: input.links,
       });
@@ -103,6 +107,7 @@ export async function storeIndexedPage(
       lastModified: input.lastModified,
       httpStatus: input.httpStatus,
       links: input.links,
+      sitemapLastmod,
     });
     await recordPageChange(tx, { jobId: job.id, sourceId, url: input.pageUrl, change: existing ? 'changed' : 'added' });
     const docs = await replacePageDocuments(tx, {
@@ -120,18 +125,26 @@ export async function storeIndexedPage(
   });
 }
 
-/** A 304 to our conditional GET: the stored page and its documents stand. */
+/**
+ * A 304 to our conditional GET, or (fetched: false) a sitemap lastmod equal to the one the stored
+ * content was fetched under: the stored page and its documents stand.
+ */
 export async function storeNotModifiedPage(
   pool: Pool,
   job: JobRow,
-  input: { crawlUrl: string; page: PageRow; model: string },
+  input: { crawlUrl: string; page: PageRow; model: string; fetched: boolean; sitemapLastmod: string | null },
 ): Promise<StoreResult> {
   return withTransaction(pool, async (tx) => {
     if (!(await settleUrl(tx, job.id, input.crawlUrl, 'done', null))) return { stored: false };
     const sourceId = job.source_id as string;
-    await markPageSeen(tx, input.page.id, { sourceId, jobId: job.id, httpStatus: 304 });
+    await markPageSeen(tx, input.page.id, {
+      sourceId,
+      jobId: job.id,
+      httpStatus: input.fetched ? 304 : null,
+      sitemapLastmod: input.sitemapLastmod,
+    });
     const pendingIds = await keepPageDocuments(tx, { pageId: input.page.id, sourceId, jobId: job.id, model: input.model });
-    await addJobCounters(tx, job.id, { pages_fetched: 1, pages_indexed: 1, pages_unchanged: 1 });
+    await addJobCounters(tx, job.id, { pages_fetched: input.fetched ? 1 : 0, pages_indexed: 1, pages_unchanged: 1 });
     return { stored: true, pageId: input.page.id, unchanged: true, created: 0, pendingIds };
   });
 }

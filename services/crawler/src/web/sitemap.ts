@@ -24,6 +24,8 @@ export interface SitemapOptions {
   timeoutMs?: number;
   /** Told about each sitemap that could not be read (the crawl logs it). */
   onError?: (sitemapUrl: string, error: Error) => void;
+  /** Filled with each page's <lastmod> as the sitemap wrote it (a re-crawl skips a page whose lastmod is unchanged). */
+  lastmods?: Map<string, string>;
 }
 
 const xml = new XMLParser({
@@ -57,7 +59,7 @@ export async function collectSitemapUrls(
     if (pages.length >= limit || read >= maxSitemaps || seenSitemaps.has(sitemapUrl)) return;
     seenSitemaps.add(sitemapUrl);
     read++;
-    let parsed: { pages: string[]; sitemaps: string[] };
+    let parsed: ReturnType<typeof parseSitemap>;
     try {
       const body = await download(client, sitemapUrl, maxBytes, timeoutMs);
       parsed = parseSitemap(body, sitemapUrl);
@@ -70,6 +72,8 @@ export async function collectSitemapUrls(
       if (!seenPages.has(page)) {
         seenPages.add(page);
         pages.push(page);
+        const lastmod = parsed.lastmods.get(page);
+        if (lastmod) options.lastmods?.set(page, lastmod);
       }
     }
     if (depth < maxDepth) for (const child of parsed.sitemaps) await visit(child, depth + 1);
@@ -82,17 +86,26 @@ export async function collectSitemapUrls(
   return pages;
 }
 
-/** Page and child-sitemap URLs of one sitemap document (XML urlset / sitemapindex, or plain text). */
-export function parseSitemap(text: string, sitemapUrl: string): { pages: string[]; sitemaps: string[] } {
+/**
+ * Page and child-sitemap URLs of one sitemap document (XML urlset / sitemapindex, or plain text), and
+ * the pages' <lastmod> values as written (compared as strings with the last crawl's, never parsed).
+ */
+export function parseSitemap(text: string, sitemapUrl: string): { pages: string[]; sitemaps: string[]; lastmods: Map<string, string> } {
   const trimmed = text.replace(/^\uFEFF/, '').trimStart();
+  const lastmods = new Map<string, string>();
   if (trimmed.startsWith('<')) {
     const doc = xml.parse(trimmed) as {
-      urlset?: { url?: { loc?: unknown }[] };
+      urlset?: { url?: { loc?: unknown; lastmod?: unknown }[] };
       sitemapindex?: { sitemap?: { loc?: unknown }[] };
     };
     const locs = (list: { loc?: unknown }[] | undefined) =>
       (list ?? []).map((e) => (typeof e?.loc === 'string' ? toHttpUrl(e.loc, sitemapUrl) : undefined)).filter((u): u is string => !!u);
-    return { pages: locs(doc.urlset?.url), sitemaps: locs(doc.sitemapindex?.sitemap) };
+    for (const entry of doc.urlset?.url ?? []) {
+      const url = typeof entry?.loc === 'string' ? toHttpUrl(entry.loc, sitemapUrl) : undefined;
+      const lastmod = typeof entry?.lastmod === 'string' ? entry.lastmod.trim().slice(0, 64) : '';
+      if (url && lastmod) lastmods.set(url, lastmod);
+    }
+    return { pages: locs(doc.urlset?.url), sitemaps: locs(doc.sitemapindex?.sitemap), lastmods };
   }
   const pages = trimmed
     .split(/\r?\n/)
@@ -100,7 +113,7 @@ export function parseSitemap(text: string, sitemapUrl: string): { pages: string[
     .filter((line) => /^https?:\/\//i.test(line))
     .map((line) => toHttpUrl(line))
     .filter((u): u is string => !!u);
-  return { pages, sitemaps: [] };
+  return { pages, sitemaps: [], lastmods };
 }
 
 function toHttpUrl(raw: string, base?: string): string | undefined {
