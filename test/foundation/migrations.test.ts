@@ -71,6 +71,7 @@ describe('migrations', () => {
         '0010_one_crawl_per_source',
         '0011_source_options_and_changes',
         '0012_sitemap_lastmod',
+        '0013_text_and_file_sources',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {

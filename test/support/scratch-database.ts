@@ -29,6 +29,7 @@ export async function createScratchDatabase(): Promise<ScratchDatabase> {
 export const KBCHAT_TABLES = [
   'clients',
   'sources',
+  'source_files',
   'jobs',
   'crawl_urls',
   'pages',

@@ -91,6 +91,8 @@ const configObject = z.object({
       return z.NEVER;
     }),
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(64 * 1024),
+  /** Largest file POST /api/admin/clients/:clientId/sources/files takes (413 above it); a text source's body limit is 1 MB. */
+  SOURCE_FILE_MAX_BYTES: int(1024, 500 * 1024 * 1024).default(20 * 1024 * 1024),
   /** Bearer key for /api/admin/* and /admin/*. Unset: only loopback callers are served. */
   ADMIN_API_KEY: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
 

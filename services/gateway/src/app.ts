@@ -15,6 +15,7 @@ import { adminCrawlRoutes } from './routes/admin-crawl.ts';
 import { adminEmbeddingRoutes } from './routes/admin-embeddings.ts';
 import { adminJobRoutes } from './routes/admin-jobs.ts';
 import { adminLeadRoutes } from './routes/admin-leads.ts';
+import { adminSourceUploadRoutes, sourceFileRoutes } from './routes/admin-source-uploads.ts';
 import { adminSourceRoutes } from './routes/admin-sources.ts';
 import { chatRoutes } from './routes/chat.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -95,6 +96,8 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   await app.register(leadRoutes(deps));
   // The widget script and the operator page's shell: public, they carry no data (docs/widget.md).
   await app.register(uiRoutes);
+  // The originals of text and file sources, which their answers cite (docs/sources.md).
+  await app.register(sourceFileRoutes(deps));
 
   // Everything under /api/admin and /admin (but the page shell above) is registered in this scope, behind one auth hook.
   await app.register(async (admin) => {
@@ -106,6 +109,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     await admin.register(adminJobRoutes(deps));
     await admin.register(adminEmbeddingRoutes(deps));
     await admin.register(adminSourceRoutes(deps));
+    await admin.register(adminSourceUploadRoutes(deps));
     await registerQueueDashboard(admin, deps.queues);
   });
 

@@ -12,6 +12,10 @@ export interface SourceRow {
   crawl_options: SourceCrawlOptions;
   /** 'off', 'daily', 'weekly' or a cron pattern (pipeline/schedules.ts). */
   schedule: string;
+  /** A crawled website, a text written by the operator, or an uploaded file (docs/sources.md). */
+  type: 'website' | 'text' | 'file';
+  /** The title a text or file was given (null for a website: its pages have their own). */
+  title: string | null;
 }
 
 export interface SourceCrawlOptions {
@@ -85,4 +89,63 @@ export async function listSourcesWithCounts(db: Queryable, clientId: string): Pr
     documents: Number(r.documents),
     embedded_documents: Number(r.embedded_documents),
   }));
+}
+
+/**
+ * A text or file source with its original. Undefined when the client already has a source citing
+ * this url (the caller answers 409).
+ */
+export async function insertDocumentSource(
+  db: Queryable,
+  input: {
+    id: string;
+    clientId: string;
+    type: 'text' | 'file';
+    title: string;
+    url: string;
+    file: { name: string; kind: string; bytes: Uint8Array };
+  },
+): Promise<SourceRow | undefined> {
+  const { rows } = await db.query<SourceRow>(
+    `INSERT INTO sources (id, client_id, start_url, type, title) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (client_id, start_url) DO NOTHING
+     RETURNING *`,
+    [input.id, input.clientId, input.url, input.type, input.title],
+  );
+  const source = rows[0];
+  if (!source) return undefined;
+  await db.query('INSERT INTO source_files (source_id, client_id, file_name, kind, byte_size, bytes) VALUES ($1, $2, $3, $4, $5, $6)', [
+    source.id,
+    input.clientId,
+    input.file.name,
+    input.file.kind,
+    input.file.bytes.byteLength,
+    Buffer.from(input.file.bytes),
+  ]);
+  return source;
+}
+
+export interface SourceFile {
+  source_id: string;
+  file_name: string;
+  kind: string;
+  byte_size: number;
+  bytes: Buffer;
+}
+
+/** The original of a text or file source (the public /files/<sourceId> route). */
+export async function findSourceFile(db: Queryable, sourceId: string): Promise<SourceFile | undefined> {
+  if (!isUuid(sourceId)) return undefined;
+  const { rows } = await db.query<SourceFile>(
+    'SELECT source_id, file_name, kind, byte_size, bytes FROM source_files WHERE source_id = $1',
+    [sourceId],
+  );
+  return rows[0];
+}
+
+/** Deletes a client's source; its pages, documents, file, crawls and changes go with it (ON DELETE CASCADE). */
+export async function deleteClientSource(db: Queryable, clientId: string, sourceId: string): Promise<SourceRow | undefined> {
+  if (!isUuid(sourceId)) return undefined;
+  const { rows } = await db.query<SourceRow>('DELETE FROM sources WHERE id = $1 AND client_id = $2 RETURNING *', [sourceId, clientId]);
+  return rows[0];
 }

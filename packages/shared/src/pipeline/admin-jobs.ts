@@ -7,7 +7,7 @@ import { type Pool, withTransaction } from '../db/pool.ts';
 import { setSourceCrawlOptions, upsertSource } from '../db/sources.ts';
 import { enqueueEmbedding } from '../embedding/enqueue.ts';
 import { settleJobIfDone } from '../embedding/settle-job.ts';
-import { BadRequestError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Queues } from '../runtime.ts';
 import { startJobId } from './job-ids.ts';
@@ -45,6 +45,11 @@ export async function startCrawlJob(
 
   const { job, joined } = await withTransaction(deps.pool, async (tx) => {
     const source = await upsertSource(tx, client.id, startUrl);
+    if (source.type !== 'website') {
+      throw new ConflictError('Source exists', [
+        `url is what this client's ${source.type} source ${source.id} cites; it is not a website to crawl`,
+      ]);
+    }
     const running = await findUnfinishedCrawl(tx, source.id);
     if (running) return { job: running, joined: true };
     // The scope is kept with the source: a crawl that names none reuses the last one given.

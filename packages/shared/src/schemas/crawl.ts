@@ -57,6 +57,11 @@ export const jobAccepted = z.object({
 
 export const sourceView = z.object({
   sourceId: z.string(),
+  /** website (crawled), text or file (docs/sources.md). */
+  type: z.enum(['website', 'text', 'file']),
+  /** A text's or file's title; null for a website. */
+  title: z.string().nullable(),
+  /** A website's start URL; for a text or file, what its answers cite. */
   url: z.string(),
   /** 'off', 'daily', 'weekly' or a cron pattern (UTC); nextRunAt null when off (or the queue is unreachable). */
   schedule: z.string(),

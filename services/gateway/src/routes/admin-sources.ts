@@ -42,7 +42,7 @@ export function adminSourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['admin'],
-          summary: 'Sources (crawled start URLs) of a client, with page and document counts and the last crawl',
+          summary: 'Sources of a client (websites, texts, files), with page and document counts and the last crawl or embedding job',
           params: clientParams,
           response: { 200: z.object({ sources: z.array(sourceView) }), 404: errorBody },
         },
@@ -60,6 +60,8 @@ export function adminSourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
             const job = lastJobs.get(s.id);
             return {
               sourceId: s.id,
+              type: s.type,
+              title: s.title,
               url: s.start_url,
               ...scheduleView(s, nextRuns[i] ?? null),
               createdAt: s.created_at.toISOString(),
@@ -98,6 +100,7 @@ export function adminSourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const invalid = scheduleError(req.body.schedule);
         if (invalid) throw new BadRequestError('Invalid request', [`schedule ${invalid}`]);
         const source = await requireSource(req.params.clientId, req.params.sourceId);
+        if (source.type !== 'website') throw new BadRequestError('Invalid request', [`schedule: a ${source.type} source is not crawled`]);
         // The queue first: a schedule the queue did not take is not saved (the request can be repeated).
         const next = await applySchedule(deps.queues, { ...source, schedule: req.body.schedule });
         const saved = (await setSourceSchedule(deps.pool, source.id, req.body.schedule)) ?? source;

@@ -1,0 +1,152 @@
+import { createHash, randomUUID } from 'node:crypto';
+import { chunkSections, type PageSection } from '../crawl/chunker.ts';
+import { findClient } from '../db/clients.ts';
+import { replacePageDocuments } from '../db/documents.ts';
+import { activateJob, addJobCounters, insertJob, type JobRow } from '../db/jobs.ts';
+import { refreshLsa } from '../db/lsa.ts';
+import { upsertIndexedPage } from '../db/pages.ts';
+import { withTransaction } from '../db/pool.ts';
+import { refreshTermStats } from '../db/retrieval.ts';
+import { deleteClientSource, insertDocumentSource, type SourceRow } from '../db/sources.ts';
+import { enqueueEmbedding } from '../embedding/enqueue.ts';
+import { settleJobIfDone } from '../embedding/settle-job.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
+import type { FileKind } from '../ingest/parse-file.ts';
+import type { PipelineDeps } from './admin-jobs.ts';
+import { schedulerId } from './schedules.ts';
+
+/**
+ * A text or a file as a source (docs/sources.md): one page of the client's knowledge base, chunked
+ * like a crawled page and embedded by a generate-embeddings job of its own (its documents only), so
+ * the operator follows it like any job. What its documents cite is the url given with it, else the
+ * gateway's /files/<sourceId>, which serves the original.
+ */
+export interface DocumentSourceInput {
+  clientId: string;
+  type: 'text' | 'file';
+  title: string;
+  /** A public page the visitor can open for it; when absent the source cites /files/<sourceId>. */
+  url: string | null;
+  /** Base of the gateway's public URLs (PUBLIC_URL or the request's origin), without a trailing slash. */
+  publicBase: string;
+  sections: PageSection[];
+  /** The original, kept with the source. */
+  file: { name: string; kind: FileKind; bytes: Uint8Array };
+  model: string;
+}
+
+export interface DocumentSourceResult {
+  source: SourceRow;
+  job: JobRow;
+  documentsCreated: number;
+}
+
+export function sourceFileUrl(publicBase: string, sourceId: string): string {
+  return `${publicBase}/files/${sourceId}`;
+}
+
+export async function ingestDocumentSource(deps: PipelineDeps, input: DocumentSourceInput): Promise<DocumentSourceResult> {
+  const client = await findClient(deps.pool, input.clientId);
+  if (!client) throw new NotFoundError('Client not found', ['no client has this clientId']);
+  const chunks = chunkSections(input.sections);
+  if (chunks.length === 0) throw new BadRequestError('Invalid request', ['the text has no readable words']);
+  const sourceId = randomUUID();
+  const fileUrl = sourceFileUrl(input.publicBase, sourceId);
+  const citedUrl = input.url ?? fileUrl;
+
+  const { source, job, created, pendingIds } = await withTransaction(deps.pool, async (tx) => {
+    const source = await insertDocumentSource(tx, {
+      id: sourceId,
+      clientId: client.id,
+      type: input.type,
+      title: input.title,
+      url: citedUrl,
+      file: input.file,
+    });
+    if (!source) throw new ConflictError('Source exists', [`this client already has a source with the url ${citedUrl}`]);
+    const job = await insertJob(tx, {
+      clientId: client.id,
+      sourceId,
+      kind: 'generate-embeddings',
+      options: { queue: deps.config.REDIS_PREFIX, model: input.model, source: input.type },
+      phase: 'embedding',
+    });
+    await activateJob(tx, job.id, 'embedding');
+    // The page is the source's own (its /files address is unique); its documents cite citedUrl.
+    const pageId = await upsertIndexedPage(tx, {
+      clientId: client.id,
+      sourceId,
+      jobId: job.id,
+      url: fileUrl,
+      title: input.title,
+      contentHash: createHash('sha256')
+        .update(JSON.stringify(chunks.map((c) => [c.heading, c.hash])))
+        .digest('hex'),
+      etag: null,
+      lastModified: null,
+      httpStatus: 200,
+      links: [],
+      sitemapLastmod: null,
+    });
+    const docs = await replacePageDocuments(tx, {
+      clientId: client.id,
+      sourceId,
+      pageId,
+      jobId: job.id,
+      url: citedUrl,
+      title: input.title,
+      chunks,
+      model: input.model,
+    });
+    await addJobCounters(tx, job.id, { pages_indexed: 1, documents_created: docs.created });
+    if (docs.pendingIds.length === 0) await settleJobIfDone(tx, job.id);
+    await refreshTermStats(tx, client.id);
+    return { source, job, created: docs.created, pendingIds: docs.pendingIds };
+  });
+
+  if (pendingIds.length > 0) {
+    try {
+      await enqueueEmbedding(deps.queues, deps.config, {
+        clientId: client.id,
+        jobId: job.id,
+        documentIds: pendingIds,
+        key: `src-${job.id}`,
+      });
+    } catch (err) {
+      deps.log.warn({ jobId: job.id, err: { message: (err as Error).message } }, 'embed jobs not enqueued; the watchdog will enqueue them');
+    }
+  }
+  await rebuildRelatedWords(deps, client.id);
+  return { source, job, documentsCreated: created };
+}
+
+/**
+ * Removes a source with its pages, documents, file, crawls and schedule: nothing of it is cited
+ * again. The client's word statistics and related words follow.
+ */
+export async function deleteSource(deps: PipelineDeps, clientId: string, sourceId: string): Promise<boolean> {
+  const deleted = await withTransaction(deps.pool, async (tx) => {
+    const row = await deleteClientSource(tx, clientId, sourceId);
+    if (row) await refreshTermStats(tx, clientId);
+    return row;
+  });
+  if (!deleted) return false;
+  if (deleted.schedule !== 'off') {
+    await deps.queues.crawl
+      .removeScheduler(schedulerId(deleted.id))
+      .catch((err: Error) =>
+        deps.log.warn({ sourceId, err: { message: err.message } }, 'schedule not removed; it removes itself when it fires'),
+      );
+  }
+  await rebuildRelatedWords(deps, clientId);
+  return true;
+}
+
+/** A failure keeps the previous related words (the other lists still answer) and is logged. */
+async function rebuildRelatedWords(deps: PipelineDeps, clientId: string): Promise<void> {
+  try {
+    await refreshLsa(deps.pool, clientId);
+  } catch (err) {
+    deps.log.error({ clientId, err: { message: (err as Error).message } }, 'latent semantic vectors not rebuilt');
+  }
+}
