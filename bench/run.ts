@@ -3,7 +3,7 @@
 // part run alone replaces only its own entry (the others keep the figures, time and load of their
 // last run). Never part of `pnpm test`.
 //
-// Parts: crawl (1a), chat (1b), retrieval (1c), embeddings (1d), scale (1e). Default: all.
+// Parts: crawl (1a), chat (1b), retrieval (1c), embeddings (1d), scale (1e), recrawl and files (issue 18). Default: all.
 // Needs Postgres 15 + pgvector (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres:
 // each part creates and drops a database of its own) and Redis (REDIS_URL, default
 // redis://127.0.0.1:6379). The corpora are fetched with apt-get download when missing.
@@ -11,12 +11,14 @@ import { parseArgs } from 'node:util';
 import { chatBench } from './chat.ts';
 import { crawlBench } from './crawl.ts';
 import { embeddingsBench } from './embeddings.ts';
+import { filesBench } from './files.ts';
 import { benchEnv, log, machine } from './lib/env.ts';
 import { type BenchResults, loadResults, type PartResult, writeResults } from './lib/report.ts';
+import { recrawlBench } from './recrawl.ts';
 import { retrievalBench } from './retrieval.ts';
 import { scaleBench } from './scale.ts';
 
-const PARTS = ['crawl', 'chat', 'retrieval', 'embeddings', 'scale'] as const;
+const PARTS = ['crawl', 'chat', 'retrieval', 'embeddings', 'scale', 'recrawl', 'files'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: flags, positionals } = parseArgs({
@@ -27,6 +29,7 @@ const { values: flags, positionals } = parseArgs({
     'chat-seconds': { type: 'string' },
     'chat-rounds': { type: 'string' },
     'scale-documents': { type: 'string' },
+    'recrawl-pages': { type: 'string' },
     databases: { type: 'string' },
     corpora: { type: 'string' },
   },
@@ -56,6 +59,8 @@ const runners: Record<Part, () => Promise<PartResult>> = {
       ...(flags.corpora ? { corpora: flags.corpora.split(',').map((c) => c.trim()) } : {}),
     }),
   embeddings: () => embeddingsBench(env),
+  files: () => filesBench({ pages: 100, runs: quick ? 3 : 7 }),
+  recrawl: () => recrawlBench(env, { maxPages: Number(flags['recrawl-pages'] ?? (quick ? 150 : 5000)) }),
   scale: () =>
     scaleBench(env, {
       documents: Number(flags['scale-documents'] ?? (quick ? 20_000 : 200_000)),
