@@ -4,7 +4,7 @@ import { errorBody } from '@kbchat/shared/schemas/common';
 import { crawlRequestBody, crawlResult, jobAccepted } from '@kbchat/shared/schemas/crawl';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { GatewayDeps } from '../app.ts';
+import type { GatewayDeps } from '../deps.ts';
 
 /**
  * POST /api/admin/crawl (spec §4.2): sync by default — 200 with the spec's body once pages are

@@ -4,7 +4,7 @@ import { errorBody } from '@kbchat/shared/schemas/common';
 import { jobAccepted } from '@kbchat/shared/schemas/crawl';
 import { generateEmbeddingsBody, generateEmbeddingsResult } from '@kbchat/shared/schemas/embeddings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { GatewayDeps } from '../app.ts';
+import type { GatewayDeps } from '../deps.ts';
 import { hangUpSignal, sendAccepted } from './admin-crawl.ts';
 
 /**

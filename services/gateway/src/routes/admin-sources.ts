@@ -10,7 +10,7 @@ import { changesQuery, crawlChangesView, sourcePatchBody, sourceView } from '@kb
 import { documentsPage, documentsQuery } from '@kbchat/shared/schemas/embeddings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { GatewayDeps } from '../app.ts';
+import type { GatewayDeps } from '../deps.ts';
 
 const clientParams = z.object({ clientId: z.string() });
 const sourceParams = z.object({ clientId: z.string(), sourceId: z.string() });
