@@ -35,6 +35,12 @@ export class NotFoundError extends AppError {
     super(404, message, details);
   }
 }
+/** The one "client not found": a public or admin request naming a clientId that no client has. */
+export class ClientNotFoundError extends NotFoundError {
+  constructor(details: string | string[] = ['no client has this clientId']) {
+    super('Client not found', details);
+  }
+}
 export class ConflictError extends AppError {
   constructor(message: string, details: string | string[] = []) {
     super(409, message, details);
