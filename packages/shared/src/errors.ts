@@ -41,24 +41,9 @@ export class ClientNotFoundError extends NotFoundError {
     super('Client not found', details);
   }
 }
-export class ConflictError extends AppError {
-  constructor(message: string, details: string | string[] = []) {
-    super(409, message, details);
-  }
-}
-export class PayloadTooLargeError extends AppError {
-  constructor(message = 'Payload too large', details: string | string[] = []) {
-    super(413, message, details);
-  }
-}
 export class TooManyRequestsError extends AppError {
   constructor(retryAfterSeconds: number, details: string | string[] = []) {
     super(429, 'Too many requests', details, { 'retry-after': String(retryAfterSeconds) });
-  }
-}
-export class ServiceUnavailableError extends AppError {
-  constructor(message = 'Service unavailable', details: string | string[] = []) {
-    super(503, message, details);
   }
 }
 
