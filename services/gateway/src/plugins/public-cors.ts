@@ -26,7 +26,7 @@ export interface PublicCorsHooks {
 }
 
 /**
- * CORS for the credential-free public endpoints (/api/chat, /api/chat/stream, /api/lead; DESIGN.md §5).
+ * CORS for the credential-free public endpoints (/api/chat, /api/chat/stream, /api/lead; docs/retrieval.md "CORS").
  * A preflight cannot know the client (it has no body), so it is answered permissively; the
  * client's allowedOrigins are enforced on the actual POST, where the clientId is known.
  *

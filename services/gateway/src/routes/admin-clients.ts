@@ -9,7 +9,7 @@ import { requireClient } from '../helpers/require-client.ts';
 
 const clientParams = z.object({ clientId: z.string() });
 
-/** Client administration (DESIGN.md §4). Registered inside the authenticated admin scope. */
+/** Client administration (spec §2 "Client"; every route is in the OpenAPI page at /docs). Registered inside the authenticated admin scope. */
 export function adminClientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
