@@ -21,7 +21,7 @@ import { leadRoutes } from './routes/lead.ts';
 import { uiRoutes } from './ui/routes.ts';
 
 // Tests build the app and name its type from here.
-export type { App, GatewayDeps } from './deps.ts';
+export type { App } from './deps.ts';
 
 /** Builds the HTTP API without listening: main.ts listens, tests call this with real dependencies. */
 export async function buildApp(deps: GatewayDeps): Promise<App> {
