@@ -1,3 +1,4 @@
+import { createLogger } from '@kbchat/shared/logger';
 import { QueueProducer } from '@kbchat/shared/queue/contract';
 import { allQueues } from '@kbchat/shared/queue/queues';
 import { createRedis, createWorkerRedis } from '@kbchat/shared/redis';
@@ -18,7 +19,7 @@ describe('queue contract across two processes', () => {
   beforeAll(async () => {
     consumer = spawnNode('test/support/queue-consumer.ts', { REDIS_URL: env.REDIS_URL as string, REDIS_PREFIX: prefix });
     await waitFor(() => consumer.output().includes('consumer ready'), { timeoutMs: 30_000, what: 'consumer process' });
-    producer = new QueueProducer(probeQueue, producerConn, prefix);
+    producer = new QueueProducer(probeQueue, producerConn, prefix, createLogger({ level: 'silent' }));
     events = new QueueEvents('probe', { connection: createWorkerRedis(env.REDIS_URL as string), prefix: `{${prefix}}` });
     await events.waitUntilReady();
   });

@@ -35,6 +35,12 @@ export class NotFoundError extends AppError {
     super(404, message, details);
   }
 }
+/** The one "client not found": a public or admin request naming a clientId that no client has. */
+export class ClientNotFoundError extends NotFoundError {
+  constructor(details: string | string[] = ['no client has this clientId']) {
+    super('Client not found', details);
+  }
+}
 export class ConflictError extends AppError {
   constructor(message: string, details: string | string[] = []) {
     super(409, message, details);
@@ -45,14 +51,14 @@ export class PayloadTooLargeError extends AppError {
     super(413, message, details);
   }
 }
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(details: string | string[] = []) {
+    super(415, 'Unsupported media type', details);
+  }
+}
 export class TooManyRequestsError extends AppError {
   constructor(retryAfterSeconds: number, details: string | string[] = []) {
     super(429, 'Too many requests', details, { 'retry-after': String(retryAfterSeconds) });
-  }
-}
-export class ServiceUnavailableError extends AppError {
-  constructor(message = 'Service unavailable', details: string | string[] = []) {
-    super(503, message, details);
   }
 }
 

@@ -41,7 +41,11 @@ export async function startProcess(
       services.push({ name: 'health', stop: () => health.close() });
     }
   } catch (err) {
-    for (const s of services.reverse()) await s.stop().catch(() => {});
+    for (const s of services.reverse()) {
+      await s
+        .stop()
+        .catch((stopErr: Error) => log.warn({ service: s.name, err: { message: stopErr.message } }, 'stop after a failed start failed'));
+    }
     await runtime.close();
     throw err;
   }

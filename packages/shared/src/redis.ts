@@ -3,6 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { Redis, type RedisOptions } from 'ioredis';
+import { isUnavailableError } from './errors.ts';
 import type { Logger } from './logger.ts';
 
 export { Redis };
@@ -32,6 +33,19 @@ export function createWorkerRedis(url: string): Redis {
   });
 }
 
+/**
+ * The 'error' listener of a Redis connection or of a BullMQ queue or worker built on one (without a
+ * listener ioredis prints each error to stderr). A lost connection is logged at debug: while Redis
+ * is away it repeats on every reconnect attempt, and the outage already shows in /readyz and in the
+ * requests that fail with 503. Anything else is logged at warn. `context` says which connection.
+ */
+export function logRedisErrors(log: Logger, context: Record<string, unknown>): (err: Error) => void {
+  return (err) => {
+    if (isUnavailableError(err)) log.debug({ ...context, err: { message: err.message } }, 'redis connection error');
+    else log.warn({ ...context, err: { message: err.message } }, 'redis error');
+  };
+}
+
 /** True when a Redis server answers PING at url within the timeout. */
 export async function pingRedis(url: string, timeoutMs = 1_000): Promise<boolean> {
   const client = new Redis(url, {
@@ -41,6 +55,7 @@ export async function pingRedis(url: string, timeoutMs = 1_000): Promise<boolean
     enableOfflineQueue: false,
     retryStrategy: () => null,
   });
+  // Not logged: this is a probe, and a refused connection is its expected "no" (returned as false below).
   client.on('error', () => {});
   try {
     await client.connect();

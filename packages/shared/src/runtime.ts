@@ -7,7 +7,7 @@ import { createPool, type Pool } from './db/pool.ts';
 import type { Logger } from './logger.ts';
 import { QueueProducer } from './queue/contract.ts';
 import { crawlQueue, embedQueue, webhookQueue } from './queue/queues.ts';
-import { createRedis, DEFAULT_REDIS_URL, hasRedisServerBinary, pingRedis, startPrivateRedis } from './redis.ts';
+import { createRedis, DEFAULT_REDIS_URL, hasRedisServerBinary, logRedisErrors, pingRedis, startPrivateRedis } from './redis.ts';
 
 export interface Queues {
   crawl: QueueProducer<typeof crawlQueue>;
@@ -64,16 +64,16 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
 
     const redisUrl = await resolveRedis(config, log, cleanups);
     const redis = createRedis(redisUrl);
-    redis.on('error', (err) => log.debug({ err: { message: err.message } }, 'redis connection error'));
+    redis.on('error', logRedisErrors(log, { connection: 'commands' }));
     cleanups.push(async () => redis.disconnect());
     // BullMQ checks the server version once when a queue is created; on a fail-fast connection that
     // is not connected yet the check fails and the queue stays broken, so producers wait for ready.
     await waitUntilReady(redis, 10_000);
 
     const queues: Queues = {
-      crawl: new QueueProducer(crawlQueue, redis, config.REDIS_PREFIX),
-      embed: new QueueProducer(embedQueue, redis, config.REDIS_PREFIX),
-      webhook: new QueueProducer(webhookQueue, redis, config.REDIS_PREFIX),
+      crawl: new QueueProducer(crawlQueue, redis, config.REDIS_PREFIX, log),
+      embed: new QueueProducer(embedQueue, redis, config.REDIS_PREFIX, log),
+      webhook: new QueueProducer(webhookQueue, redis, config.REDIS_PREFIX, log),
     };
     cleanups.push(() => Promise.all(Object.values(queues).map((q) => q.close())));
 

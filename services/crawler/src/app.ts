@@ -2,7 +2,7 @@ import { startOutboxSweep } from '@kbchat/shared/leads/outbox';
 import { reconcileSchedules } from '@kbchat/shared/pipeline/schedules';
 import { registerWorker } from '@kbchat/shared/queue/contract';
 import { crawlQueue, webhookQueue } from '@kbchat/shared/queue/queues';
-import { createWorkerRedis } from '@kbchat/shared/redis';
+import { createWorkerRedis, logRedisErrors } from '@kbchat/shared/redis';
 import type { Runtime } from '@kbchat/shared/runtime';
 import type { Worker } from 'bullmq';
 import { createCrawlContext } from './crawl/context.ts';
@@ -20,9 +20,9 @@ export interface CrawlerWorkers {
  * leaves from this service. Workers are registered here and nowhere else.
  */
 export function buildCrawler(rt: Runtime): CrawlerWorkers {
-  const connection = createWorkerRedis(rt.redisUrl);
-  connection.on('error', () => {});
   const log = rt.log.child({ service: 'crawler' });
+  const connection = createWorkerRedis(rt.redisUrl);
+  connection.on('error', logRedisErrors(log, { connection: 'workers' }));
   const crawl = createCrawlContext({ ...rt, log });
   const workers = [
     registerWorker(crawlQueue, crawlHandlers(crawl), {

@@ -1,7 +1,7 @@
 import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings';
 import { registerWorker } from '@kbchat/shared/queue/contract';
 import { embedQueue } from '@kbchat/shared/queue/queues';
-import { createWorkerRedis } from '@kbchat/shared/redis';
+import { createWorkerRedis, logRedisErrors } from '@kbchat/shared/redis';
 import type { Runtime } from '@kbchat/shared/runtime';
 import type { Worker } from 'bullmq';
 import { embedHandlers } from './embed/handlers.ts';
@@ -14,9 +14,9 @@ export interface EmbedderWorkers {
 
 /** The embedder service: embed jobs (batching, token limits, provider calls, cost accounting). */
 export function buildEmbedder(rt: Runtime): EmbedderWorkers {
-  const connection = createWorkerRedis(rt.redisUrl);
-  connection.on('error', () => {});
   const log = rt.log.child({ service: 'embedder' });
+  const connection = createWorkerRedis(rt.redisUrl);
+  connection.on('error', logRedisErrors(log, { connection: 'workers' }));
   const provider = createEmbeddingProvider(rt.config);
   const handlers = embedHandlers({
     pool: rt.pool,

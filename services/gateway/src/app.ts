@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import type { Runtime } from '@kbchat/shared/runtime';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController, type RawServerDefault } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { App, GatewayDeps } from './deps.ts';
 import { adminAuthHook } from './plugins/admin-auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerMetrics } from './plugins/metrics.ts';
@@ -22,8 +21,8 @@ import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/lead.ts';
 import { uiRoutes } from './ui/routes.ts';
 
-export type App = FastifyInstance<RawServerDefault, IncomingMessage, ServerResponse, FastifyBaseLogger, ZodTypeProvider>;
-export type GatewayDeps = Pick<Runtime, 'config' | 'log' | 'pool' | 'redis' | 'queues'>;
+// Tests build the app and name its type from here.
+export type { App } from './deps.ts';
 
 /** Builds the HTTP API without listening: main.ts listens, tests call this with real dependencies. */
 export async function buildApp(deps: GatewayDeps): Promise<App> {

@@ -52,6 +52,8 @@ async function applyRepeatables(databaseUrl: string): Promise<void> {
     for (const f of files) await client.query(readFileSync(path.join(REPEATABLE_DIR, f), 'utf8'));
     await client.query('COMMIT');
   } catch (err) {
+    // Not logged: err (thrown below) is the failure; a ROLLBACK that fails too means the connection
+    // is gone, and client.end() discards the transaction either way.
     await client.query('ROLLBACK').catch(() => {});
     throw err;
   } finally {

@@ -57,11 +57,6 @@ export async function upsertSource(db: Queryable, clientId: string, startUrl: st
   return rows[0] as SourceRow;
 }
 
-export async function findSource(db: Queryable, sourceId: string): Promise<SourceRow | undefined> {
-  const { rows } = await db.query<SourceRow>('SELECT * FROM sources WHERE id = $1', [sourceId]);
-  return rows[0];
-}
-
 export async function touchSourceCrawled(db: Queryable, sourceId: string): Promise<void> {
   await db.query('UPDATE sources SET last_crawled_at = now() WHERE id = $1', [sourceId]);
 }

@@ -25,28 +25,3 @@ export async function recordUsage(db: Queryable, e: UsageEntry): Promise<void> {
     [e.clientId, e.kind, e.model, e.requests ?? 1, e.promptTokens, e.completionTokens ?? 0, e.costUsd],
   );
 }
-
-export interface UsageSummary {
-  kind: UsageKind;
-  model: string;
-  requests: number;
-  promptTokens: number;
-  completionTokens: number;
-  costUsd: number;
-}
-
-export async function usageForClient(db: Queryable, clientId: string): Promise<UsageSummary[]> {
-  const { rows } = await db.query<{ kind: UsageKind; model: string; requests: string; prompt: string; completion: string; cost: string }>(
-    `SELECT kind, model, sum(requests) AS requests, sum(prompt_tokens) AS prompt, sum(completion_tokens) AS completion, sum(cost_usd) AS cost
-       FROM usage WHERE client_id = $1 GROUP BY kind, model ORDER BY kind, model`,
-    [clientId],
-  );
-  return rows.map((r) => ({
-    kind: r.kind,
-    model: r.model,
-    requests: Number(r.requests),
-    promptTokens: Number(r.prompt),
-    completionTokens: Number(r.completion),
-    costUsd: Number(r.cost),
-  }));
-}

@@ -3,7 +3,7 @@ import type { Config } from '../config.ts';
 import { type ClientRow, findClient } from '../db/clients.ts';
 import { insertLead } from '../db/leads.ts';
 import type { Pool } from '../db/pool.ts';
-import { AppError, NotFoundError } from '../errors.ts';
+import { AppError, ClientNotFoundError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Queues } from '../runtime.ts';
 import type { LeadInput } from '../schemas/leads.ts';
@@ -54,7 +54,7 @@ export async function captureLead(
   loaded?: ClientRow,
 ): Promise<CapturedLead> {
   const client = loaded?.id === input.clientId ? loaded : await findClient(deps.pool, input.clientId);
-  if (!client) throw new NotFoundError('Client not found', ['no client has this clientId']);
+  if (!client) throw new ClientNotFoundError();
 
   const quota = await consumeLeadQuota(deps.redis, {
     prefix: deps.config.REDIS_PREFIX,

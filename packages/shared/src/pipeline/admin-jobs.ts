@@ -7,7 +7,7 @@ import { type Pool, withTransaction } from '../db/pool.ts';
 import { setSourceCrawlOptions, upsertSource } from '../db/sources.ts';
 import { enqueueEmbedding } from '../embedding/enqueue.ts';
 import { settleJobIfDone } from '../embedding/settle-job.ts';
-import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ClientNotFoundError, ConflictError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
 import type { Queues } from '../runtime.ts';
 import { startJobId } from './job-ids.ts';
@@ -24,7 +24,7 @@ export interface PipelineDeps {
   log: Logger;
 }
 
-const clientNotFound = (details: string | string[]) => new NotFoundError('Client not found', details);
+const clientNotFound = (details: string | string[]) => new ClientNotFoundError(details);
 
 /**
  * Starts a crawl of the source at `url`, or joins the one already running: one crawl per source at

@@ -10,7 +10,7 @@ import { refreshTermStats } from '../db/retrieval.ts';
 import { deleteClientSource, insertDocumentSource, type SourceRow } from '../db/sources.ts';
 import { enqueueEmbedding } from '../embedding/enqueue.ts';
 import { settleJobIfDone } from '../embedding/settle-job.ts';
-import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
+import { BadRequestError, ClientNotFoundError, ConflictError } from '../errors.ts';
 import type { FileKind } from '../ingest/parse-file.ts';
 import type { PipelineDeps } from './admin-jobs.ts';
 import { schedulerId } from './schedules.ts';
@@ -47,7 +47,7 @@ export function sourceFileUrl(publicBase: string, sourceId: string): string {
 
 export async function ingestDocumentSource(deps: PipelineDeps, input: DocumentSourceInput): Promise<DocumentSourceResult> {
   const client = await findClient(deps.pool, input.clientId);
-  if (!client) throw new NotFoundError('Client not found', ['no client has this clientId']);
+  if (!client) throw new ClientNotFoundError();
   const chunks = chunkSections(input.sections);
   if (chunks.length === 0) throw new BadRequestError('Invalid request', ['the text has no readable words']);
   const sourceId = randomUUID();

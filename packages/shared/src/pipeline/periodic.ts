@@ -28,7 +28,12 @@ export function startPeriodic(options: {
       try {
         await options.tick();
       } finally {
-        await options.redis.eval(RELEASE, 1, key, token).catch(() => {});
+        // The lock expires by itself (PX above): a failed release only delays the next run.
+        await options.redis
+          .eval(RELEASE, 1, key, token)
+          .catch((err: Error) =>
+            options.log.debug({ periodic: options.name, err: { message: err.message } }, 'periodic lock not released'),
+          );
       }
     } catch (err) {
       options.log.warn({ periodic: options.name, err: { message: (err as Error).message } }, 'periodic task failed; retrying next tick');

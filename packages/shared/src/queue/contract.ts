@@ -2,6 +2,7 @@ import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker, type Wor
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { Logger } from '../logger.ts';
+import { logRedisErrors } from '../redis.ts';
 
 /**
  * The one queue contract: a queue's name, its job names with their zod payloads and its default
@@ -39,7 +40,7 @@ export class QueueProducer<Q extends AnyQueue> {
   readonly queue: Queue;
   readonly definition: Q;
 
-  constructor(definition: Q, connection: Redis, redisPrefix: string) {
+  constructor(definition: Q, connection: Redis, redisPrefix: string, log: Logger) {
     this.definition = definition;
     this.queue = new Queue(definition.name, {
       connection,
@@ -48,7 +49,7 @@ export class QueueProducer<Q extends AnyQueue> {
       // Producers sit on request paths: fail fast when Redis is away, the caller has a fallback.
       skipWaitingForReady: true,
     });
-    this.queue.on('error', () => {});
+    this.queue.on('error', logRedisErrors(log, { queue: definition.name }));
   }
 
   /** Validates the payload before it reaches Redis: a bad payload is never enqueued. */

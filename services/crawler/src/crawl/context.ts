@@ -90,6 +90,8 @@ export function createCrawlContext(rt: CrawlContext['rt']): CrawlContext {
     renderer,
     embeddingModel: createEmbeddingProvider(config).model,
     async close() {
+      // Shutdown: a renderer that failed to launch has nothing to close (its launch failure was
+      // logged when a page needed it), and a browser that fails to close dies with the process.
       const r = await rendererPromise?.catch(() => null);
       await r?.close().catch(() => {});
     },

@@ -1,5 +1,6 @@
 import { isFrontierDrained, staleOpenUrls, touchCrawlUrl } from '@kbchat/shared/db/crawl-urls';
 import { finishJob, type JobRow, listUnfinishedJobs } from '@kbchat/shared/db/jobs';
+import type { Logger } from '@kbchat/shared/logger';
 import { finishJobId, pageJobId, startJobId } from '@kbchat/shared/pipeline/job-ids';
 import { startPeriodic } from '@kbchat/shared/pipeline/periodic';
 import type { CrawlContext } from './context.ts';
@@ -43,7 +44,7 @@ export async function crawlWatchdogTick(ctx: CrawlContext, staleMs: number): Pro
       continue;
     }
     if (state === 'missing' || state === 'completed' || state === 'unknown') {
-      if (bull) await bull.remove().catch(() => {});
+      if (bull) await bull.remove().catch(removeFailed(log, row.job_id));
       await enqueuePages(ctx, job, [{ url: row.url, depth: row.depth }]);
       log.warn({ jobId: row.job_id, url: row.url, state }, 'watchdog: re-enqueued a claimed page');
     }
@@ -58,7 +59,7 @@ export async function crawlWatchdogTick(ctx: CrawlContext, staleMs: number): Pro
       if (state === 'failed') {
         await failCrawl(ctx, job, 'the crawl could not be started (crawl.start failed)');
       } else if (state === 'missing' || state === 'completed') {
-        if (bull) await bull.remove().catch(() => {});
+        if (bull) await bull.remove().catch(removeFailed(log, job.id));
         await ctx.rt.queues.crawl.add('crawl.start', { jobId: job.id, clientId: job.client_id }, { jobId: startJobId(job.id) });
         log.warn({ jobId: job.id, state }, 'watchdog: re-enqueued crawl.start');
       }
@@ -75,7 +76,7 @@ async function maybeQueueFinish(ctx: CrawlContext, job: Pick<JobRow, 'id' | 'cli
   const existing = await queue.getJob(finishJobId(job.id));
   const state = existing ? await existing.getState() : 'missing';
   if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized') return;
-  if (existing) await existing.remove().catch(() => {});
+  if (existing) await existing.remove().catch(removeFailed(ctx.rt.log, job.id));
   await ctx.rt.queues.crawl.add('crawl.finish', { jobId: job.id, clientId: job.client_id }, { jobId: finishJobId(job.id) });
 }
 
@@ -93,4 +94,13 @@ export async function failCrawl(ctx: CrawlContext, job: JobRow, why: string): Pr
       message,
     },
   });
+}
+
+/**
+ * A stale queue job that cannot be removed (a worker holds its lock, or Redis is away) keeps its id,
+ * so the re-enqueue that follows is a no-op this tick and the next tick tries again. Logged so a
+ * repair that keeps failing can be seen.
+ */
+function removeFailed(log: Logger, jobId: string): (err: Error) => void {
+  return (err) => log.warn({ jobId, err: { message: err.message } }, 'watchdog: stale queue job not removed');
 }

@@ -216,6 +216,7 @@ export async function createRenderer(options: RendererOptions): Promise<Renderer
           const message = (err as Error).message ?? String(err);
           throw new RenderError(url, `render failed: ${message.split('\n')[0]}`, true, err);
         } finally {
+          // The render's outcome is decided above; a context that fails to close goes with its browser.
           await context?.close().catch(() => {});
         }
       });
@@ -225,6 +226,8 @@ export async function createRenderer(options: RendererOptions): Promise<Renderer
       const current = launching;
       launching = null;
       if (current) {
+        // Shutdown: a browser that never launched has nothing to close (the launch failure already
+        // failed the render that asked for it); one that fails to close dies with the process.
         const { browser: b, blackHole } = await current.catch(() => ({ browser: null, blackHole: null }));
         await b?.close().catch(() => {});
         blackHole?.close();
@@ -241,17 +244,26 @@ interface NavigationState {
   blocked: Error | null;
 }
 
+/**
+ * Fails one of the page's requests, as Chromium would see a broken resource. Not logged when it
+ * throws: that only happens when the page is already gone (the render finished or timed out), and
+ * then there is nobody left to tell.
+ */
+async function abortRequest(route: Route, reason: 'blockedbyclient' | 'addressunreachable' | 'failed'): Promise<void> {
+  await route.abort(reason).catch(() => {});
+}
+
 async function serve(route: Route, client: Got, state: NavigationState, deadline: number, maxBytes: number): Promise<void> {
   const request = route.request();
   const type = request.resourceType();
   const isMainNavigation = request.isNavigationRequest() && request.frame().parentFrame() === null;
   if (!SERVED_TYPES.has(type) || (type === 'document' && !isMainNavigation)) {
-    await route.abort('blockedbyclient').catch(() => {});
+    await abortRequest(route, 'blockedbyclient');
     return;
   }
   const url = request.url();
   if (!/^https?:/i.test(url)) {
-    await route.abort('blockedbyclient').catch(() => {});
+    await abortRequest(route, 'blockedbyclient');
     return;
   }
   try {
@@ -278,7 +290,7 @@ async function serve(route: Route, client: Got, state: NavigationState, deadline
       size += chunk.length;
       if (size > maxBytes) {
         stream.destroy();
-        await route.abort('blockedbyclient').catch(() => {});
+        await abortRequest(route, 'blockedbyclient');
         return;
       }
       chunks.push(chunk);
@@ -301,7 +313,7 @@ async function serve(route: Route, client: Got, state: NavigationState, deadline
     // A refused address or a network failure: Chromium sees a failed request, like any broken resource.
     const blocked = findOutboundBlockedError(err);
     if (blocked && isMainNavigation) state.blocked = blocked;
-    await route.abort(blocked ? 'addressunreachable' : 'failed').catch(() => {});
+    await abortRequest(route, blocked ? 'addressunreachable' : 'failed');
   }
 }
 

@@ -1,6 +1,5 @@
-import { type ClientRow, findClient } from '@kbchat/shared/db/clients';
-import type { Pool } from '@kbchat/shared/db/pool';
-import { ForbiddenError, NotFoundError } from '@kbchat/shared/errors';
+import type { ClientRow } from '@kbchat/shared/db/clients';
+import { ClientNotFoundError, ForbiddenError } from '@kbchat/shared/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
@@ -27,20 +26,26 @@ export interface PublicCorsHooks {
 }
 
 /**
- * CORS for the credential-free public endpoints (/api/chat, /api/chat/stream, /api/lead; DESIGN.md §5).
+ * CORS for the credential-free public endpoints (/api/chat, /api/chat/stream, /api/lead; docs/retrieval.md "CORS").
  * A preflight cannot know the client (it has no body), so it is answered permissively; the
  * client's allowedOrigins are enforced on the actual POST, where the clientId is known.
  *
  * Usage, in the route plugin that owns the path (the chat routes do exactly this):
  *
- *   const cors = registerPublicCors(app, { pool }, ['/api/lead']);   // adds OPTIONS /api/lead
+ *   const cors = registerPublicCors(app, { requireClient }, ['/api/lead']);   // adds OPTIONS /api/lead
  *   app.post('/api/lead', { onRequest: cors.onRequest, preHandler: cors.preHandler, schema }, async (req) => {
  *     const client = req.publicClient!;   // 400, 404 and 403 are already answered
  *   });
  *
  * More preHandlers (a rate limit) go after it: `preHandler: [cors.preHandler, limit]`.
+ * `requireClient` loads the client or throws the 404 (helpers/require-client.ts): the lookup is
+ * the routes' data access, not this plugin's.
  */
-export function registerPublicCors(app: FastifyInstance, deps: { pool: Pool }, paths: string[]): PublicCorsHooks {
+export function registerPublicCors(
+  app: FastifyInstance,
+  deps: { requireClient: (clientId: string) => Promise<ClientRow> },
+  paths: string[],
+): PublicCorsHooks {
   for (const path of paths) {
     app.options(path, { schema: { hide: true } }, async (req, reply) => {
       const origin = req.headers.origin;
@@ -66,8 +71,8 @@ export function registerPublicCors(app: FastifyInstance, deps: { pool: Pool }, p
 
     async preHandler(req, reply) {
       const clientId = (req.body as { clientId?: unknown } | undefined)?.clientId;
-      const client = typeof clientId === 'string' ? await findClient(deps.pool, clientId) : undefined;
-      if (!client) throw new NotFoundError('Client not found', ['no client has this clientId']);
+      if (typeof clientId !== 'string') throw new ClientNotFoundError();
+      const client = await deps.requireClient(clientId);
       const origin = req.headers.origin;
       if (origin !== undefined && !isOriginAllowed(origin, client.allowed_origins)) {
         reply.removeHeader('access-control-allow-origin');

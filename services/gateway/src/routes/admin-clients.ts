@@ -1,16 +1,16 @@
-import { deleteClient, findClient, insertClient, listClients, updateClient } from '@kbchat/shared/db/clients';
-import { NotFoundError } from '@kbchat/shared/errors';
-import type { Runtime } from '@kbchat/shared/runtime';
+import { deleteClient, insertClient, listClients, updateClient } from '@kbchat/shared/db/clients';
+import { ClientNotFoundError } from '@kbchat/shared/errors';
 import { clientView, clientWithSecretView, createClientBody, toClientView, updateClientBody } from '@kbchat/shared/schemas/clients';
 import { errorBody, paginationQuery } from '@kbchat/shared/schemas/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { GatewayDeps } from '../deps.ts';
+import { requireClient } from '../helpers/require-client.ts';
 
 const clientParams = z.object({ clientId: z.string() });
-const notFound = () => new NotFoundError('Client not found', ['no client has this clientId']);
 
-/** Client administration (DESIGN.md §4). Registered inside the authenticated admin scope. */
-export function adminClientRoutes(rt: Pick<Runtime, 'pool'>): FastifyPluginAsyncZod {
+/** Client administration (spec §2 "Client"; every route is in the OpenAPI page at /docs). Registered inside the authenticated admin scope. */
+export function adminClientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.post(
       '/api/admin/clients',
@@ -23,7 +23,7 @@ export function adminClientRoutes(rt: Pick<Runtime, 'pool'>): FastifyPluginAsync
         },
       },
       async (req, reply) => {
-        const row = await insertClient(rt.pool, req.body);
+        const row = await insertClient(deps.pool, req.body);
         return reply.status(201).send({ ...toClientView(row), webhookSecret: row.webhook_secret });
       },
     );
@@ -39,7 +39,7 @@ export function adminClientRoutes(rt: Pick<Runtime, 'pool'>): FastifyPluginAsync
         },
       },
       async (req) => {
-        const { rows, total } = await listClients(rt.pool, req.query);
+        const { rows, total } = await listClients(deps.pool, req.query);
         return { clients: rows.map(toClientView), total, limit: req.query.limit, offset: req.query.offset };
       },
     );
@@ -48,9 +48,7 @@ export function adminClientRoutes(rt: Pick<Runtime, 'pool'>): FastifyPluginAsync
       '/api/admin/clients/:clientId',
       { schema: { tags: ['admin'], summary: 'Get a client', params: clientParams, response: { 200: clientView, 404: errorBody } } },
       async (req) => {
-        const row = await findClient(rt.pool, req.params.clientId);
-        if (!row) throw notFound();
-        return toClientView(row);
+        return toClientView(await requireClient(deps.pool, req.params.clientId));
       },
     );
 
@@ -66,8 +64,8 @@ export function adminClientRoutes(rt: Pick<Runtime, 'pool'>): FastifyPluginAsync
         },
       },
       async (req) => {
-        const row = await updateClient(rt.pool, req.params.clientId, req.body);
-        if (!row) throw notFound();
+        const row = await updateClient(deps.pool, req.params.clientId, req.body);
+        if (!row) throw new ClientNotFoundError();
         return { ...toClientView(row), ...(req.body.rotateWebhookSecret ? { webhookSecret: row.webhook_secret } : {}) };
       },
     );
@@ -83,8 +81,8 @@ export function adminClientRoutes(rt: Pick<Runtime, 'pool'>): FastifyPluginAsync
         },
       },
       async (req) => {
-        const deleted = await deleteClient(rt.pool, req.params.clientId);
-        if (!deleted) throw notFound();
+        const deleted = await deleteClient(deps.pool, req.params.clientId);
+        if (!deleted) throw new ClientNotFoundError();
         return { success: true, clientId: req.params.clientId, message: 'Client and all its data deleted' };
       },
     );

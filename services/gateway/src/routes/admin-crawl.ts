@@ -1,10 +1,10 @@
-import type { JobRow } from '@kbchat/shared/db/jobs';
 import { prefersAsync, startCrawlJob, waitForJob } from '@kbchat/shared/pipeline/admin-jobs';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { crawlRequestBody, crawlResult, jobAccepted } from '@kbchat/shared/schemas/crawl';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { GatewayDeps } from '../app.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { sendAccepted } from '../helpers/accepted.ts';
+import { disconnectSignal } from '../helpers/disconnect.ts';
 
 /**
  * POST /api/admin/crawl (spec §4.2): sync by default — 200 with the spec's body once pages are
@@ -41,46 +41,10 @@ export function adminCrawlRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           'no client has this clientId',
         );
         const asked = req.body.wait === false || prefersAsync(req.headers.prefer);
-        const finished = asked ? undefined : await waitForJob(deps.pool, job.id, deps.config.CRAWL_SYNC_WAIT_MS, hangUpSignal(reply));
+        const finished = asked ? undefined : await waitForJob(deps.pool, job.id, deps.config.CRAWL_SYNC_WAIT_MS, disconnectSignal(reply));
         if (finished?.result) return reply.status(200).send(finished.result as never);
         return sendAccepted(deps, req, reply, finished ?? job, asked, joined);
       },
     );
   };
-}
-
-export function statusUrlOf(deps: GatewayDeps, req: FastifyRequest, jobId: string): string {
-  const base = deps.config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${req.protocol}://${req.host}`;
-  return `${base}/api/admin/jobs/${jobId}`;
-}
-
-/** 202 with where to poll; Location says the same for clients that follow it. */
-export function sendAccepted(deps: GatewayDeps, req: FastifyRequest, reply: FastifyReply, job: JobRow, asked: boolean, joined = false) {
-  const statusUrl = statusUrlOf(deps, req, job.id);
-  const joinedNote = joined ? 'A crawl of this source was already running; this request joined it. ' : '';
-  if (asked && prefersAsync(req.headers.prefer)) reply.header('preference-applied', 'respond-async');
-  return reply
-    .status(202)
-    .header('location', statusUrl)
-    .send({
-      success: true,
-      jobId: job.id,
-      sourceId: job.source_id,
-      status: job.status,
-      statusUrl,
-      message:
-        joinedNote +
-        (asked
-          ? `Accepted: poll ${statusUrl} for progress and the result.`
-          : `Still running after ${Math.round(deps.config.CRAWL_SYNC_WAIT_MS / 1000)} s: poll ${statusUrl} for progress and the result.`),
-    });
-}
-
-/** Aborts when the caller hangs up, so a sync wait does not poll for nobody. The job runs on. */
-export function hangUpSignal(reply: FastifyReply): AbortSignal {
-  const controller = new AbortController();
-  reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }

@@ -4,8 +4,9 @@ import { errorBody } from '@kbchat/shared/schemas/common';
 import { jobAccepted } from '@kbchat/shared/schemas/crawl';
 import { generateEmbeddingsBody, generateEmbeddingsResult } from '@kbchat/shared/schemas/embeddings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { GatewayDeps } from '../app.ts';
-import { hangUpSignal, sendAccepted } from './admin-crawl.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { sendAccepted } from '../helpers/accepted.ts';
+import { disconnectSignal } from '../helpers/disconnect.ts';
 
 /**
  * POST /api/admin/generate-embeddings (spec §4.3): embeds the client's documents that have no
@@ -29,7 +30,7 @@ export function adminEmbeddingRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       async (req, reply) => {
         const { job } = await startGenerateEmbeddingsJob(deps, { clientId: req.body.clientId, model }, ['no client has this clientId']);
         const asked = req.body.wait === false || prefersAsync(req.headers.prefer);
-        const finished = await waitForJob(deps.pool, job.id, asked ? 0 : deps.config.CRAWL_SYNC_WAIT_MS, hangUpSignal(reply));
+        const finished = await waitForJob(deps.pool, job.id, asked ? 0 : deps.config.CRAWL_SYNC_WAIT_MS, disconnectSignal(reply));
         if (finished?.result && !asked) return reply.status(200).send(finished.result as never);
         return sendAccepted(deps, req, reply, finished ?? job, asked);
       },

@@ -3,7 +3,7 @@ import { NotFoundError } from '@kbchat/shared/errors';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { jobParams, jobView, toJobView } from '@kbchat/shared/schemas/jobs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import type { GatewayDeps } from '../app.ts';
+import type { GatewayDeps } from '../deps.ts';
 
 /** GET /api/admin/jobs/:jobId: state, live progress counters and, once finished, the result. */
 export function adminJobRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {

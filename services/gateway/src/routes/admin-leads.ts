@@ -1,23 +1,16 @@
-import { findClient } from '@kbchat/shared/db/clients';
 import { listLeads } from '@kbchat/shared/db/leads';
 import { listDeliveries } from '@kbchat/shared/db/webhook-deliveries';
-import { NotFoundError } from '@kbchat/shared/errors';
-import type { Runtime } from '@kbchat/shared/runtime';
 import { errorBody, paginationQuery } from '@kbchat/shared/schemas/common';
 import { deliveryList, deliveryQuery, leadList, toDeliveryView, toLeadView } from '@kbchat/shared/schemas/leads';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import type { GatewayDeps } from '../deps.ts';
+import { requireClient } from '../helpers/require-client.ts';
 
 const clientParams = z.object({ clientId: z.string() });
 
-async function requireClient(rt: Pick<Runtime, 'pool'>, clientId: string): Promise<string> {
-  const client = await findClient(rt.pool, clientId);
-  if (!client) throw new NotFoundError('Client not found', ['no client has this clientId']);
-  return client.id;
-}
-
 /** A client's leads and its webhook attempt log. Registered inside the authenticated admin scope. */
-export function adminLeadRoutes(rt: Pick<Runtime, 'pool'>): FastifyPluginAsyncZod {
+export function adminLeadRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/admin/clients/:clientId/leads',
@@ -31,8 +24,8 @@ export function adminLeadRoutes(rt: Pick<Runtime, 'pool'>): FastifyPluginAsyncZo
         },
       },
       async (req) => {
-        const clientId = await requireClient(rt, req.params.clientId);
-        const { rows, total } = await listLeads(rt.pool, clientId, req.query);
+        const { id: clientId } = await requireClient(deps.pool, req.params.clientId);
+        const { rows, total } = await listLeads(deps.pool, clientId, req.query);
         return { leads: rows.map(toLeadView), total, limit: req.query.limit, offset: req.query.offset };
       },
     );
@@ -49,8 +42,8 @@ export function adminLeadRoutes(rt: Pick<Runtime, 'pool'>): FastifyPluginAsyncZo
         },
       },
       async (req) => {
-        const clientId = await requireClient(rt, req.params.clientId);
-        const { rows, total } = await listDeliveries(rt.pool, clientId, req.query);
+        const { id: clientId } = await requireClient(deps.pool, req.params.clientId);
+        const { rows, total } = await listDeliveries(deps.pool, clientId, req.query);
         return { deliveries: rows.map(toDeliveryView), total, limit: req.query.limit, offset: req.query.offset };
       },
     );

@@ -1,7 +1,6 @@
 import multipart from '@fastify/multipart';
-import { findClient } from '@kbchat/shared/db/clients';
 import { findSourceFile } from '@kbchat/shared/db/sources';
-import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError } from '@kbchat/shared/errors';
+import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@kbchat/shared/errors';
 import { parseFile, UnparsableFileError, UnsupportedFileError } from '@kbchat/shared/ingest/parse-file';
 import { type DocumentSourceResult, deleteSource, ingestDocumentSource } from '@kbchat/shared/pipeline/ingest-source';
 import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings';
@@ -10,18 +9,13 @@ import { documentSourceCreated, fileSourceFields, textSourceBody } from '@kbchat
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { GatewayDeps } from '../app.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { requireClient } from '../helpers/require-client.ts';
 
 /** A text source's JSON body: well above BODY_LIMIT_BYTES, which is sized for chat messages. */
 const TEXT_SOURCE_BODY_LIMIT = 1024 * 1024;
 const clientParams = z.object({ clientId: z.string() });
 const sourceParams = z.object({ clientId: z.string(), sourceId: z.string() });
-
-class UnsupportedMediaTypeError extends AppError {
-  constructor(details: string[]) {
-    super(415, 'Unsupported media type', details);
-  }
-}
 
 function publicBase(deps: GatewayDeps, req: FastifyRequest): string {
   return deps.config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${req.protocol}://${req.host}`;
@@ -135,8 +129,7 @@ export function adminSourceUploadRoutes(deps: GatewayDeps): FastifyPluginAsyncZo
         },
       },
       async (req, reply) => {
-        const client = await findClient(deps.pool, req.params.clientId);
-        if (!client) throw new NotFoundError('Client not found', ['no client has this clientId']);
+        const client = await requireClient(deps.pool, req.params.clientId);
         if (!(await deleteSource(deps, client.id, req.params.sourceId)))
           throw new NotFoundError('Source not found', ['this client has no source with this sourceId']);
         return reply.status(204).send(null);

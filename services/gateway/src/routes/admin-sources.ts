@@ -1,4 +1,3 @@
-import { findClient } from '@kbchat/shared/db/clients';
 import { documentStats, listDocuments } from '@kbchat/shared/db/documents';
 import { lastJobsBySource } from '@kbchat/shared/db/jobs';
 import { listCrawlChanges } from '@kbchat/shared/db/pages';
@@ -10,11 +9,11 @@ import { changesQuery, crawlChangesView, sourcePatchBody, sourceView } from '@kb
 import { documentsPage, documentsQuery } from '@kbchat/shared/schemas/embeddings';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import type { GatewayDeps } from '../app.ts';
+import type { GatewayDeps } from '../deps.ts';
+import { requireClient } from '../helpers/require-client.ts';
 
 const clientParams = z.object({ clientId: z.string() });
 const sourceParams = z.object({ clientId: z.string(), sourceId: z.string() });
-const notFound = () => new NotFoundError('Client not found', ['no client has this clientId']);
 const sourceScheduleView = sourceView.pick({ sourceId: true, url: true, schedule: true, nextRunAt: true, crawlOptions: true });
 
 function scheduleView(s: SourceRow, next: Date | null) {
@@ -30,8 +29,7 @@ export function adminSourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   /** The queue unreachable: the listing still answers, without the next run. */
   const nextRunOrNull = (s: SourceRow) => nextRunOf(deps.queues, s).catch(() => null);
   const requireSource = async (clientId: string, sourceId: string): Promise<SourceRow> => {
-    const client = await findClient(deps.pool, clientId);
-    if (!client) throw notFound();
+    const client = await requireClient(deps.pool, clientId);
     const source = await findClientSource(deps.pool, client.id, sourceId);
     if (!source) throw new NotFoundError('Source not found', ['this client has no source with this sourceId']);
     return source;
@@ -48,8 +46,7 @@ export function adminSourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        const client = await findClient(deps.pool, req.params.clientId);
-        if (!client) throw notFound();
+        const client = await requireClient(deps.pool, req.params.clientId);
         const [sources, lastJobs] = await Promise.all([
           listSourcesWithCounts(deps.pool, client.id),
           lastJobsBySource(deps.pool, client.id),
@@ -145,8 +142,7 @@ export function adminSourceRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        const client = await findClient(deps.pool, req.params.clientId);
-        if (!client) throw notFound();
+        const client = await requireClient(deps.pool, req.params.clientId);
         const [stats, rows] = await Promise.all([documentStats(deps.pool, client.id), listDocuments(deps.pool, client.id, req.query)]);
         return {
           stats,

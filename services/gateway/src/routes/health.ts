@@ -1,13 +1,13 @@
 import { readiness } from '@kbchat/shared/health';
-import type { Runtime } from '@kbchat/shared/runtime';
 import type { FastifyInstance } from 'fastify';
+import type { GatewayDeps } from '../deps.ts';
 
 /** /healthz: the process is up. /readyz: Postgres and Redis answer (503 naming what is down). */
-export async function healthRoutes(app: FastifyInstance, rt: Pick<Runtime, 'pool' | 'redis'>): Promise<void> {
+export async function healthRoutes(app: FastifyInstance, deps: GatewayDeps): Promise<void> {
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    const r = await readiness(rt);
+    const r = await readiness(deps);
     return reply.status(r.ok ? 200 : 503).send(r.body);
   });
 }

@@ -1,13 +1,15 @@
-import { captureLead, type LeadServiceDeps, quotaHeaders } from '@kbchat/shared/leads/lead-service';
+import { captureLead, quotaHeaders } from '@kbchat/shared/leads/lead-service';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { leadBody, leadResponse } from '@kbchat/shared/schemas/leads';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import type { GatewayDeps } from '../deps.ts';
+import { requireClient } from '../helpers/require-client.ts';
 import { registerPublicCors } from '../plugins/public-cors.ts';
 
 /** POST /api/lead (spec §4.4). Public: identified by clientId, no credential; CORS from the client's allowedOrigins. */
-export function leadRoutes(deps: LeadServiceDeps): FastifyPluginAsyncZod {
+export function leadRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
-    const cors = registerPublicCors(app, deps, ['/api/lead']);
+    const cors = registerPublicCors(app, { requireClient: (clientId) => requireClient(deps.pool, clientId) }, ['/api/lead']);
     app.post(
       '/api/lead',
       {

@@ -281,6 +281,7 @@ button:disabled{opacity:.55;cursor:default}
             tokens++;
             onToken(payload.text);
           } else if (event === 'done') {
+            // The answer is complete; a failed cancel of the rest of the stream changes nothing for the visitor.
             reader.cancel().catch(() => {});
             return payload;
           } else if (event === 'error') {
