@@ -51,7 +51,14 @@ describe('migrations', () => {
     const db = await startEmbeddedPostgres();
     try {
       // A database at 0007 as it landed: 0008 replaces its search function, 0007 is not edited.
-      expect((await migrate(db.url, undefined, { count: 5 })).at(-1)).toBe('0007_term_statistics');
+      expect(await migrate(db.url, undefined, { count: 6 })).toEqual([
+        '0001_initial',
+        '0002_pipeline',
+        '0004_leads',
+        '0005_hnsw_m12',
+        '0006_search_candidates_function',
+        '0007_term_statistics',
+      ]);
       const source = async () => {
         const c = new pg.Client({ connectionString: db.url });
         await c.connect();
@@ -74,6 +81,46 @@ describe('migrations', () => {
         '0013_text_and_file_sources',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
+    } finally {
+      await db.stop();
+    }
+  });
+
+  it('migrate a database whether it ran the deleted 0005 (in any order) or not, and refuse one whose migration is gone', async () => {
+    const db = await startEmbeddedPostgres();
+    try {
+      await migrate(db.url);
+      // Ran the original 0005 after 0006 (0006 landed first); then one that never ran it (after the revert).
+      await sql(db.url, "UPDATE kbchat_migrations SET run_on = now() WHERE name = '0005_hnsw_m12'");
+      expect(await migrate(db.url)).toEqual([]);
+      await sql(db.url, "DELETE FROM kbchat_migrations WHERE name = '0005_hnsw_m12'");
+      expect(await migrate(db.url)).toEqual(['0005_hnsw_m12']);
+      expect(await migrate(db.url)).toEqual([]);
+      await sql(db.url, "INSERT INTO kbchat_migrations (name, run_on) VALUES ('0003_gone', now())");
+      await expect(migrate(db.url)).rejects.toThrow(/0003_gone/);
+    } finally {
+      await db.stop();
+    }
+  });
+
+  it('re-apply a repeatable file when its checksum changed, and only then', async () => {
+    const db = await startEmbeddedPostgres();
+    try {
+      await migrate(db.url);
+      const applied = async () =>
+        (await sql(db.url, "SELECT checksum, applied_at FROM kbchat_repeatables WHERE name = 'search-candidates.sql'"))[0];
+      const first = await applied();
+      expect(first?.checksum).toMatch(/^[0-9a-f]{64}$/);
+      // Unchanged file: not applied again (a function dropped behind the runner's back stays dropped).
+      await sql(db.url, 'DROP FUNCTION kbchat_search_candidates');
+      await migrate(db.url);
+      expect(await applied()).toEqual(first);
+      expect(await sql(db.url, "SELECT 1 FROM pg_proc WHERE proname = 'kbchat_search_candidates'")).toEqual([]);
+      // A changed file (here: a recorded checksum of some older content) is applied and recorded.
+      await sql(db.url, "UPDATE kbchat_repeatables SET checksum = 'older' WHERE name = 'search-candidates.sql'");
+      await migrate(db.url);
+      expect((await applied())?.checksum).toBe(first?.checksum);
+      expect(await sql(db.url, "SELECT prosrc FROM pg_proc WHERE proname = 'kbchat_search_candidates'")).toHaveLength(1);
     } finally {
       await db.stop();
     }
@@ -104,6 +151,16 @@ describe('migrations', () => {
     }
   });
 });
+
+async function sql(url: string, text: string): Promise<Record<string, unknown>[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query(text)).rows;
+  } finally {
+    await c.end();
+  }
+}
 
 async function checkTwiceAfterFirst(url: string) {
   expect(await migrate(url)).toEqual([]);

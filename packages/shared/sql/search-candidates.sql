@@ -1,5 +1,5 @@
--- kbchat_search_candidates: the current definition, re-applied after the numbered migrations on every
--- start (packages/shared/src/db/migrate.ts), so a change to it is a diff of this file.
+-- kbchat_search_candidates: the current definition, re-applied after the numbered migrations whenever
+-- this file's checksum changed (packages/shared/src/db/migrate.ts), so a change to it is a diff of this file.
 -- docs/retrieval.md explains each step; the ranking itself is done in TypeScript
 -- (packages/shared/src/chat/ranking.ts) from the signals returned here.
 -- Earlier definitions had fewer arguments and columns.

@@ -115,6 +115,11 @@ let inUse = false;
 /** Walks are numbered in the Int32Array of stamps: past this the stamps are cleared and numbering restarts. */
 const LAST_WALK = 0x7fffffff;
 
+export interface WalkOptions {
+  /** Where walk numbering restarts (default: the largest Int32Array stamp); small in tests, to reach the wrap. */
+  lastWalk?: number;
+}
+
 /**
  * Offers `texts` in order to a growing list of kept ones. For each text `decide(text, slot)` is
  * called with slot -1 when the text repeats no kept text (it is then kept in the next slot: 0, 1,
@@ -126,6 +131,7 @@ export function walkNearDuplicates(
   texts: readonly { content: string; contentHash: string }[],
   minContainment: number,
   decide: (text: number, slot: number) => boolean,
+  { lastWalk = LAST_WALK }: WalkOptions = {},
 ): void {
   // A word is at least one character and words are apart: at most len / 2 + 1 shingles a text.
   let bound = 1;
@@ -146,7 +152,7 @@ export function walkNearDuplicates(
     while (size < total * 2) size <<= 1;
     Object.assign(ws, hashTable(size), { walk: 0 });
   }
-  if (ws.walk >= LAST_WALK) {
+  if (ws.walk >= lastWalk) {
     ws.stamp.fill(0);
     ws.walk = 0;
   }
@@ -159,12 +165,6 @@ export function walkNearDuplicates(
   } finally {
     if (!nested) inUse = false;
   }
-}
-
-/** Tests: the reused workspace's walk number, to reach where numbering wraps. */
-export function setWalkNumberForTests(walk: number): void {
-  reusable ??= workspace(1024, 64);
-  reusable.walk = walk;
 }
 
 function walk(

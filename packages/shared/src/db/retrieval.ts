@@ -4,7 +4,7 @@ import { type Queryable, toVectorBinary } from './pool.ts';
 /**
  * Candidate search for hybrid retrieval (docs/retrieval.md): a vector top-k and a full-text top-k
  * over one client's documents, returned together with the signals the chat service ranks and
- * filters on. The search is one database function (migrations 0006-0008) whose `hnsw.*` and
+ * filters on. The search is one database function (packages/shared/sql/search-candidates.sql) whose `hnsw.*` and
  * enable_sort settings are transaction-local: the embedded PGlite shares session state between connections, so a
  * plain SET would leak.
  */
@@ -131,8 +131,8 @@ const SEARCH_CANDIDATES = {
 } as const;
 
 /**
- * One call of kbchat_search_candidates (migrations 0006 to 0008, where the statements and their reasons
- * are): the tenant-size probe, the off-topic probes, the vector list and the full-text list with
+ * One call of kbchat_search_candidates (packages/shared/sql/search-candidates.sql, where the statements
+ * and their reasons are): the tenant-size probe, the off-topic probes, the vector list and the full-text list with
  * the candidates' signals, in one round trip. Its settings are transaction-local, so they end with
  * this statement's transaction (or the caller's).
  */

@@ -5,16 +5,16 @@
 //
 //   apt-get download postgresql-doc-15 && dpkg -x postgresql-doc-15_*.deb /tmp/corpora
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test REDIS_URL=redis://127.0.0.1:6379 \
-//     node test/pipeline/measure/docs-crawl.ts [/tmp/corpora/usr/share/doc/postgresql-doc-15/html]
+//     node bench/docs-crawl.ts [/tmp/corpora/usr/share/doc/postgresql-doc-15/html]
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '@kbchat/shared/redis';
 import pg from 'pg';
-import { startFakeOpenAI } from '../../support/fake-openai.ts';
-import { serveDirectory } from '../../support/fixture-site.ts';
+import { startFakeOpenAI } from '../test/support/fake-openai.ts';
+import { serveDirectory } from '../test/support/fixture-site.ts';
 
-const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIR = process.argv[2] ?? '/tmp/corpora/usr/share/doc/postgresql-doc-15/html';
 const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';

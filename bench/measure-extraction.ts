@@ -1,5 +1,5 @@
 // Measures extractPage and chunkSections over a folder of HTML pages (default: the PostgreSQL 15 docs,
-// see /work/shared/eval/README.md). Not a test: `node test/web/measure-extraction.ts [dir] [--compare]`.
+// see /work/shared/eval/README.md). Not a test: `node bench/measure-extraction.ts [dir] [--compare]`.
 // --compare also times Readability over linkedom on the same pages.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
