@@ -45,7 +45,7 @@ describe('POST /api/chat (extractive + local embedder)', () => {
     const res = await chat({ clientId: clientA, message: 'How do I make a warranty claim?' });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/application\/json/);
-    expect(Object.keys(res.body).sort()).toEqual(['answer', 'leadCaptureIntent', 'sessionId', 'sources']);
+    expect(Object.keys(res.body).sort()).toEqual(['answer', 'leadCaptureIntent', 'messageId', 'sessionId', 'sources']);
     expect(res.body.answer.length).toBeGreaterThan(0);
     expect(res.body.leadCaptureIntent).toBe(false);
     expect(res.body.sessionId).toMatch(/^[0-9a-f-]{36}$/);

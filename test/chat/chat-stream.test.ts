@@ -43,7 +43,7 @@ describe('POST /api/chat/stream (extractive)', () => {
       sessionId: string;
       leadCaptureIntent: boolean;
     };
-    expect(Object.keys(result).sort()).toEqual(['answer', 'leadCaptureIntent', 'sessionId', 'sources']);
+    expect(Object.keys(result).sort()).toEqual(['answer', 'leadCaptureIntent', 'messageId', 'sessionId', 'sources']);
     expect(tokens.map((t) => (t.data as { text: string }).text).join('')).toBe(result.answer);
     expect(result.sources[0]).toEqual({ title: 'Warranty', url: `${origin}/warranty` });
     expect(result.sessionId).toMatch(/^[0-9a-f-]{36}$/);

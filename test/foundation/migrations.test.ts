@@ -79,6 +79,7 @@ describe('migrations', () => {
         '0011_source_options_and_changes',
         '0012_sitemap_lastmod',
         '0013_text_and_file_sources',
+        '0014_conversations_feedback',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {

@@ -193,6 +193,8 @@ const configObject = z.object({
   WORKER_LOCK_MS: int(1_000, 600_000).default(30_000),
   /** How often the pipeline watchdog re-enqueues work a crash or a Redis outage left behind. */
   PIPELINE_WATCHDOG_MS: int(500, 3_600_000).default(15_000),
+  /** How often conversations past their client's transcriptRetentionDays are deleted (an embedder process runs it). */
+  RETENTION_SWEEP_MS: int(1_000, 86_400_000).default(3_600_000),
 
   // Workers
   CRAWL_CONCURRENCY: int(1, 256).default(8),

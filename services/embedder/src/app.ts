@@ -6,6 +6,7 @@ import type { Runtime } from '@kbchat/shared/runtime';
 import type { Worker } from 'bullmq';
 import { embedHandlers } from './embed/handlers.ts';
 import { startEmbedWatchdog } from './embed/watchdog.ts';
+import { startRetentionSweep } from './retention.ts';
 
 export interface EmbedderWorkers {
   workers: Worker[];
@@ -35,10 +36,12 @@ export function buildEmbedder(rt: Runtime): EmbedderWorkers {
     }),
   ];
   const watchdog = startEmbedWatchdog({ ...rt, log });
+  const retention = startRetentionSweep({ ...rt, log }, rt.config.RETENTION_SWEEP_MS);
   return {
     workers,
     async close() {
       await watchdog.stop();
+      await retention.stop();
       await Promise.all(workers.map((w) => w.close()));
       connection.disconnect();
     },

@@ -10,6 +10,7 @@ import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './pl
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerQueueDashboard } from './plugins/queue-dashboard.ts';
 import { adminClientRoutes } from './routes/admin-clients.ts';
+import { adminConversationRoutes } from './routes/admin-conversations.ts';
 import { adminCrawlRoutes } from './routes/admin-crawl.ts';
 import { adminEmbeddingRoutes } from './routes/admin-embeddings.ts';
 import { adminJobRoutes } from './routes/admin-jobs.ts';
@@ -17,6 +18,7 @@ import { adminLeadRoutes } from './routes/admin-leads.ts';
 import { adminSourceUploadRoutes, sourceFileRoutes } from './routes/admin-source-uploads.ts';
 import { adminSourceRoutes } from './routes/admin-sources.ts';
 import { chatRoutes } from './routes/chat.ts';
+import { feedbackRoutes } from './routes/feedback.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/lead.ts';
 import { uiRoutes } from './ui/routes.ts';
@@ -93,6 +95,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   // Public endpoints: identified by clientId in the body, no credential (spec §5).
   await app.register(chatRoutes(deps));
   await app.register(leadRoutes(deps));
+  await app.register(feedbackRoutes(deps));
   // The widget script and the operator page's shell: public, they carry no data (docs/widget.md).
   await app.register(uiRoutes);
   // The originals of text and file sources, which their answers cite (docs/sources.md).
@@ -109,6 +112,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     await admin.register(adminEmbeddingRoutes(deps));
     await admin.register(adminSourceRoutes(deps));
     await admin.register(adminSourceUploadRoutes(deps));
+    await admin.register(adminConversationRoutes(deps));
     await registerQueueDashboard(admin, deps.queues);
   });
 

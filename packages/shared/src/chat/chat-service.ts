@@ -188,25 +188,29 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     // provider cited them: its markers are numbered by page in that order, so [k] is sources[k-1].
     const byId = new Map(prepared.passages.map((p) => [p.id, p]));
     const sources = sourcesOf(output.usedPassageIds.flatMap((id) => byId.get(id) ?? []));
-    const response: ChatResponse = {
+    const usage = output.usage ? [...prepared.usage, chatUsage(prepared.clientId, output.usage)] : prepared.usage;
+    // Declined: nothing to quote and no contact asked for — what the operator's knowledge gaps list.
+    const declined = sources.length === 0 && !output.leadCaptureIntent && prepared.reply === undefined;
+    const turns: StoredTurn[] = [
+      { role: 'user', content: prepared.input.message },
+      { role: 'assistant', content: output.answer, sources, leadCaptureIntent: output.leadCaptureIntent, declined },
+    ];
+    const pageUrl = prepared.input.pageUrl;
+    const ids =
+      usage.length === 0
+        ? await appendTurns(pool, prepared.clientId, prepared.sessionId, turns, pageUrl)
+        : await withTransaction(pool, async (tx) => {
+            const stored = await appendTurns(tx, prepared.clientId, prepared.sessionId, turns, pageUrl);
+            for (const entry of usage) await recordUsage(tx, entry);
+            return stored;
+          });
+    return {
       answer: output.answer,
       sources,
       sessionId: prepared.sessionId,
       leadCaptureIntent: output.leadCaptureIntent,
+      messageId: ids[1] as string,
     };
-    const usage = output.usage ? [...prepared.usage, chatUsage(prepared.clientId, output.usage)] : prepared.usage;
-    const turns: StoredTurn[] = [
-      { role: 'user', content: prepared.input.message },
-      { role: 'assistant', content: output.answer, sources, leadCaptureIntent: output.leadCaptureIntent },
-    ];
-    if (usage.length === 0) await appendTurns(pool, prepared.clientId, prepared.sessionId, turns);
-    else {
-      await withTransaction(pool, async (tx) => {
-        await appendTurns(tx, prepared.clientId, prepared.sessionId, turns);
-        for (const entry of usage) await recordUsage(tx, entry);
-      });
-    }
-    return response;
   }
 
   return {

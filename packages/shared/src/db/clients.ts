@@ -10,6 +10,8 @@ export interface ClientRow {
   webhook_format: WebhookFormat;
   webhook_secret: string;
   allowed_origins: string[];
+  /** Days a session's messages are kept after its last one (docs/operators.md). */
+  transcript_retention_days: number;
   created_at: Date;
   updated_at: Date;
 }
@@ -27,13 +29,26 @@ export function isUuid(value: unknown): value is string {
 
 export async function insertClient(
   db: Queryable,
-  input: { name: string; leadWebhookUrl?: string | null; webhookFormat?: WebhookFormat; allowedOrigins?: string[] },
+  input: {
+    name: string;
+    leadWebhookUrl?: string | null;
+    webhookFormat?: WebhookFormat;
+    allowedOrigins?: string[];
+    transcriptRetentionDays?: number;
+  },
 ): Promise<ClientRow> {
   const { rows } = await db.query<ClientRow>(
-    `INSERT INTO clients (name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins)
-     VALUES ($1, $2, $3, $4, $5)
+    `INSERT INTO clients (name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins, transcript_retention_days)
+     VALUES ($1, $2, $3, $4, $5, coalesce($6, 90))
      RETURNING *`,
-    [input.name, input.leadWebhookUrl ?? null, input.webhookFormat ?? 'envelope', newWebhookSecret(), input.allowedOrigins ?? []],
+    [
+      input.name,
+      input.leadWebhookUrl ?? null,
+      input.webhookFormat ?? 'envelope',
+      newWebhookSecret(),
+      input.allowedOrigins ?? [],
+      input.transcriptRetentionDays ?? null,
+    ],
   );
   return rows[0] as ClientRow;
 }
@@ -41,7 +56,7 @@ export async function insertClient(
 /** Every public request reads its client: a named statement (pool.ts), its columns listed. */
 const FIND_CLIENT = {
   name: 'kbchat_find_client',
-  text: 'SELECT id, name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins, created_at, updated_at FROM clients WHERE id = $1',
+  text: 'SELECT id, name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins, transcript_retention_days, created_at, updated_at FROM clients WHERE id = $1',
 } as const;
 
 export async function findClient(db: Queryable, clientId: string): Promise<ClientRow | undefined> {
@@ -63,6 +78,7 @@ export interface ClientPatch {
   leadWebhookUrl?: string | null;
   webhookFormat?: WebhookFormat;
   allowedOrigins?: string[];
+  transcriptRetentionDays?: number;
   rotateWebhookSecret?: boolean;
 }
 
@@ -79,6 +95,7 @@ export async function updateClient(db: Queryable, clientId: string, patch: Clien
   if (patch.leadWebhookUrl !== undefined) set('lead_webhook_url', patch.leadWebhookUrl);
   if (patch.webhookFormat !== undefined) set('webhook_format', patch.webhookFormat);
   if (patch.allowedOrigins !== undefined) set('allowed_origins', patch.allowedOrigins);
+  if (patch.transcriptRetentionDays !== undefined) set('transcript_retention_days', patch.transcriptRetentionDays);
   if (patch.rotateWebhookSecret) set('webhook_secret', newWebhookSecret());
   sets.push('updated_at = now()');
   const { rows } = await db.query<ClientRow>(`UPDATE clients SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, values);

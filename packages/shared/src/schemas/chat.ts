@@ -47,5 +47,7 @@ export const chatResponse = z.object({
   sources: z.array(chatSource),
   sessionId: z.string(),
   leadCaptureIntent: z.boolean(),
+  /** Additive (docs/operators.md): the answer's id, which POST /api/feedback names. */
+  messageId: z.string(),
 });
 export type ChatResponse = z.output<typeof chatResponse>;

@@ -20,11 +20,18 @@ const origin = z
 
 export const webhookFormat = z.enum(['envelope', 'flat'], { error: 'must be envelope or flat' });
 
+const retentionDays = z
+  .number({ error: 'must be a whole number of days' })
+  .int({ error: 'must be a whole number of days' })
+  .min(1, { error: 'must be between 1 and 3650' })
+  .max(3650, { error: 'must be between 1 and 3650' });
+
 export const createClientBody = z.object({
   name: requiredString({ max: 200 }),
   leadWebhookUrl: httpUrl().nullish(),
   webhookFormat: webhookFormat.optional(),
   allowedOrigins: z.array(origin, { error: 'must be an array of origins' }).max(100).optional(),
+  transcriptRetentionDays: retentionDays.optional(),
 });
 
 export const updateClientBody = z.object({
@@ -32,6 +39,7 @@ export const updateClientBody = z.object({
   leadWebhookUrl: httpUrl().nullish(),
   webhookFormat: webhookFormat.optional(),
   allowedOrigins: z.array(origin, { error: 'must be an array of origins' }).max(100).optional(),
+  transcriptRetentionDays: retentionDays.optional(),
   rotateWebhookSecret: z.boolean({ error: 'must be true or false' }).optional(),
 });
 
@@ -41,6 +49,8 @@ export const clientView = z.object({
   leadWebhookUrl: z.string().nullable(),
   webhookFormat: webhookFormat,
   allowedOrigins: z.array(z.string()),
+  /** Days transcripts are kept after a conversation's last message (default 90). */
+  transcriptRetentionDays: z.number(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -54,6 +64,7 @@ export function toClientView(row: ClientRow): z.output<typeof clientView> {
     leadWebhookUrl: row.lead_webhook_url,
     webhookFormat: row.webhook_format,
     allowedOrigins: row.allowed_origins,
+    transcriptRetentionDays: row.transcript_retention_days,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };

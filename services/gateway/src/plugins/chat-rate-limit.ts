@@ -54,6 +54,8 @@ export interface ChatRateLimitDeps {
   log: Logger;
   keyPrefix: string;
   limitPerMinute: number;
+  /** Which budget: 'chat' (default) or another public endpoint's own (e.g. 'feedback'). */
+  name?: string;
 }
 
 /**
@@ -76,7 +78,7 @@ export function chatRateLimit(deps: ChatRateLimitDeps) {
     let result: [number, number, number];
     try {
       result = await deps.redis.kbchatSlidingWindow(
-        `${deps.keyPrefix}:ratelimit:chat:${clientId}`,
+        `${deps.keyPrefix}:ratelimit:${deps.name ?? 'chat'}:${clientId}`,
         WINDOW_MS,
         deps.limitPerMinute,
         memberPrefix + (sequence++).toString(36),
@@ -95,7 +97,7 @@ export function chatRateLimit(deps: ChatRateLimitDeps) {
     reply.header('ratelimit-reset', String(resetSeconds));
     if (allowed !== 1) {
       throw new TooManyRequestsError(resetSeconds, [
-        `at most ${deps.limitPerMinute} chat requests per minute per client; retry in ${resetSeconds} s`,
+        `at most ${deps.limitPerMinute} ${deps.name ?? 'chat'} requests per minute per client; retry in ${resetSeconds} s`,
       ]);
     }
   };
