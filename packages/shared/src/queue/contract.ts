@@ -2,6 +2,7 @@ import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker, type Wor
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { Logger } from '../logger.ts';
+import { isFinalAttempt } from './attempts.ts';
 
 /**
  * The one queue contract: a queue's name, its job names with their zod payloads and its default
@@ -146,7 +147,7 @@ export function registerWorker<Q extends AnyQueue>(
   );
   worker.on('failed', (job, err) => {
     if (!job) return;
-    const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    const final = isFinalAttempt(job, err, { counted: true });
     log[final ? 'error' : 'warn'](
       { jobId: job.id, jobName: job.name, attempt: job.attemptsMade, err: { message: err.message } },
       final ? 'job failed' : 'job failed, will retry',

@@ -1,8 +1,8 @@
 import { findJob } from '@kbchat/shared/db/jobs';
 import { runScheduledCrawl } from '@kbchat/shared/pipeline/schedules';
+import { isFinalAttempt } from '@kbchat/shared/queue/attempts';
 import type { JobHandlers } from '@kbchat/shared/queue/contract';
 import type { crawlQueue } from '@kbchat/shared/queue/queues';
-import { type Job, UnrecoverableError } from 'bullmq';
 import type { CrawlContext } from './context.ts';
 import { finishCrawl, startCrawl } from './crawl-run.ts';
 import { processPage } from './page.ts';
@@ -27,8 +27,4 @@ export function crawlHandlers(ctx: CrawlContext): JobHandlers<typeof crawlQueue>
     'crawl.finish': (data) => finishCrawl(ctx, data),
     'crawl.scheduled': (data) => runScheduledCrawl(ctx.rt, data),
   };
-}
-
-function isFinalAttempt(job: Job, err: unknown): boolean {
-  return err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }

@@ -6,6 +6,7 @@ import { addJobNote, findJob, type JobRow } from '@kbchat/shared/db/jobs';
 import { findPage, type PageRow } from '@kbchat/shared/db/pages';
 import { enqueueEmbedding } from '@kbchat/shared/embedding/enqueue';
 import { findOutboundBlockedError } from '@kbchat/shared/net/outbound';
+import { isFinalAttempt } from '@kbchat/shared/queue/attempts';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import { extractPage } from '../web/extract.ts';
 import { type FetchOutcome, fetchPage } from '../web/fetch-page.ts';
@@ -60,7 +61,7 @@ export async function processPage(ctx: CrawlContext, data: PageData, bullJob: Jo
     return { outcome: 'already-settled' };
   }
 
-  const finalAttempt = bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
+  const finalAttempt = isFinalAttempt(bullJob);
   let slot: HostSlot | undefined;
   try {
     slot = await acquireHostSlot(ctx, job, data.url, bullJob);
