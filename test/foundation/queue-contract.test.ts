@@ -1,3 +1,4 @@
+import { loadConfig } from '@kbchat/shared/config';
 import { QueueProducer } from '@kbchat/shared/queue/contract';
 import { allQueues } from '@kbchat/shared/queue/queues';
 import { createRedis, createWorkerRedis } from '@kbchat/shared/redis';
@@ -18,7 +19,7 @@ describe('queue contract across two processes', () => {
   beforeAll(async () => {
     consumer = spawnNode('test/support/queue-consumer.ts', { REDIS_URL: env.REDIS_URL as string, REDIS_PREFIX: prefix });
     await waitFor(() => consumer.output().includes('consumer ready'), { timeoutMs: 30_000, what: 'consumer process' });
-    producer = new QueueProducer(probeQueue, producerConn, prefix);
+    producer = new QueueProducer(probeQueue, producerConn, loadConfig(env));
     events = new QueueEvents('probe', { connection: createWorkerRedis(env.REDIS_URL as string), prefix: `{${prefix}}` });
     await events.waitUntilReady();
   });
@@ -64,7 +65,8 @@ describe('queue contract across two processes', () => {
   });
 
   it('every real queue bounds what Redis keeps', () => {
-    for (const q of allQueues) {
+    // As a deployment builds them: from its config (defaults here).
+    for (const q of allQueues.map((definition) => definition.jobOptions(loadConfig(env)))) {
       expect(q.defaultJobOptions.removeOnComplete).toMatchObject({ count: expect.any(Number) });
       expect(q.defaultJobOptions.removeOnFail).toMatchObject({ count: expect.any(Number) });
       expect(q.defaultJobOptions.attempts).toBeGreaterThan(1);

@@ -71,9 +71,9 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
     await waitUntilReady(redis, 10_000);
 
     const queues: Queues = {
-      crawl: new QueueProducer(crawlQueue, redis, config.REDIS_PREFIX),
-      embed: new QueueProducer(embedQueue, redis, config.REDIS_PREFIX),
-      webhook: new QueueProducer(webhookQueue, redis, config.REDIS_PREFIX),
+      crawl: new QueueProducer(crawlQueue, redis, config),
+      embed: new QueueProducer(embedQueue, redis, config),
+      webhook: new QueueProducer(webhookQueue, redis, config),
     };
     cleanups.push(() => Promise.all(Object.values(queues).map((q) => q.close())));
 

@@ -107,7 +107,7 @@ export async function startGenerateEmbeddingsJob(
   if (marked === 0) return { job, enqueued: true };
   try {
     const ids = await documentIdsAwaiting(deps.pool, job.id);
-    await enqueueEmbedding(deps.queues, deps.config, { clientId: client.id, jobId: job.id, documentIds: ids, key: `gen-${job.id}` });
+    await enqueueEmbedding(deps.queues, { clientId: client.id, jobId: job.id, documentIds: ids, key: `gen-${job.id}` });
     return { job, enqueued: true };
   } catch (err) {
     deps.log.warn({ jobId: job.id, err: { message: (err as Error).message } }, 'embed jobs not enqueued; the watchdog will enqueue them');

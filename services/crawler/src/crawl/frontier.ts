@@ -3,7 +3,6 @@ import { isSameSite, normalizeUrl } from '@kbchat/shared/crawl/url';
 import { type Candidate, claimUrls, isFrontierDrained, queuedChildren } from '@kbchat/shared/db/crawl-urls';
 import type { JobRow } from '@kbchat/shared/db/jobs';
 import { finishJobId, pageJobId } from '@kbchat/shared/pipeline/job-ids';
-import type { JobsOptions } from 'bullmq';
 import type { CrawlContext } from './context.ts';
 
 /**
@@ -73,21 +72,13 @@ export async function claimAndEnqueue(ctx: CrawlContext, job: JobRow, parent: st
   await enqueuePages(ctx, job, await queuedChildren(ctx.rt.pool, job.id, parent));
 }
 
-export function pageJobOptions(ctx: CrawlContext, jobId: string, url: string): JobsOptions {
-  return {
-    jobId: pageJobId(jobId, url),
-    attempts: ctx.rt.config.CRAWL_PAGE_ATTEMPTS,
-    backoff: { type: 'exponential', delay: ctx.rt.config.CRAWL_RETRY_DELAY_MS },
-  };
-}
-
 export async function enqueuePages(ctx: CrawlContext, job: JobRow, urls: Candidate[]): Promise<void> {
   for (let i = 0; i < urls.length; i += 500) {
     await ctx.rt.queues.crawl.addBulk(
       urls.slice(i, i + 500).map((u) => ({
         name: 'crawl.page' as const,
         data: { jobId: job.id, clientId: job.client_id, url: u.url, depth: u.depth },
-        opts: pageJobOptions(ctx, job.id, u.url),
+        opts: { jobId: pageJobId(job.id, u.url) },
       })),
     );
   }

@@ -200,7 +200,7 @@ async function claimAsAlias(ctx: CrawlContext, job: JobRow, url: string, crawlUr
 async function enqueuePageEmbedding(ctx: CrawlContext, job: JobRow, pageId: string, pendingIds?: string[]): Promise<void> {
   const ids = pendingIds ?? (await pageDocumentsAwaiting(ctx.rt.pool, pageId, job.id));
   if (ids.length === 0) return;
-  await enqueueEmbedding(ctx.rt.queues, ctx.rt.config, {
+  await enqueueEmbedding(ctx.rt.queues, {
     clientId: job.client_id,
     jobId: job.id,
     documentIds: ids,

@@ -23,7 +23,7 @@ export function startEmbedWatchdog(rt: Pick<Runtime, 'config' | 'log' | 'pool' |
     tick: async () => {
       const bucket = Math.floor(Date.now() / period);
       for (const row of await jobsWithUnleasedDocuments(rt.pool, rt.config.REDIS_PREFIX)) {
-        await enqueueEmbedding(rt.queues, rt.config, {
+        await enqueueEmbedding(rt.queues, {
           clientId: row.client_id,
           jobId: row.job_id,
           documentIds: [row.document_id],
