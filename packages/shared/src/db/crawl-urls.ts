@@ -1,4 +1,4 @@
-import { addJobCounters, lockJob, reserveFrontier } from './jobs.ts';
+import { addJobCounters, lockJob, reserveFrontier } from '../jobs/job-store.ts';
 import { type Pool, type Queryable, withTransaction } from './pool.ts';
 
 /**

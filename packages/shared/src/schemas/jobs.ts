@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { JobRow } from '../db/jobs.ts';
+import type { JobRow } from '../jobs/job-data.ts';
 
 /** GET /api/admin/jobs/:jobId — what admins poll. */
 export const jobProgress = z.object({

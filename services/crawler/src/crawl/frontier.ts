@@ -1,7 +1,7 @@
 import { compileScope } from '@kbchat/shared/crawl/scope';
 import { isSameSite, normalizeUrl } from '@kbchat/shared/crawl/url';
 import { type Candidate, claimUrls, isFrontierDrained, queuedChildren } from '@kbchat/shared/db/crawl-urls';
-import type { JobRow } from '@kbchat/shared/db/jobs';
+import type { CrawlJobRow } from '@kbchat/shared/jobs/job-data';
 import { finishJobId, pageJobId } from '@kbchat/shared/pipeline/job-ids';
 import type { CrawlContext } from './context.ts';
 
@@ -22,8 +22,13 @@ export interface PartitionedLinks {
 }
 
 /** Same-site page links of a page, normalised and split by robots.txt; each URL once, in page order. */
-export async function partitionLinks(ctx: CrawlContext, job: JobRow, links: readonly string[], depth: number): Promise<PartitionedLinks> {
-  const startUrl = job.options.startUrl as string;
+export async function partitionLinks(
+  ctx: CrawlContext,
+  job: CrawlJobRow,
+  links: readonly string[],
+  depth: number,
+): Promise<PartitionedLinks> {
+  const { startUrl } = job.options;
   const inScope = scopeOf(job);
   const seen = new Set<string>();
   const out: PartitionedLinks = { candidates: [], disallowed: [] };
@@ -41,14 +46,14 @@ export async function partitionLinks(ctx: CrawlContext, job: JobRow, links: read
 }
 
 /** The crawl's include / exclude patterns. The start URL is always fetched: the operator named it. */
-function scopeOf(job: JobRow): (url: string) => boolean {
+function scopeOf(job: CrawlJobRow): (url: string) => boolean {
   const inScope = compileScope({ include: job.options.include, exclude: job.options.exclude });
   return (url) => url === job.options.startUrl || inScope(url);
 }
 
 /** Same-site links normalised (what pages.links keeps for a 304 on the next crawl). */
-export function sameSiteLinks(job: JobRow, links: readonly string[]): string[] {
-  const startUrl = job.options.startUrl as string;
+export function sameSiteLinks(job: CrawlJobRow, links: readonly string[]): string[] {
+  const { startUrl } = job.options;
   const out = new Set<string>();
   for (const raw of links) {
     const url = normalizeUrl(raw);
@@ -62,17 +67,17 @@ export function sameSiteLinks(job: JobRow, links: readonly string[]): string[] {
  * still waits — including ones claimed by an earlier run of the same page that died before
  * enqueueing them.
  */
-export async function claimAndEnqueue(ctx: CrawlContext, job: JobRow, parent: string, links: PartitionedLinks): Promise<void> {
+export async function claimAndEnqueue(ctx: CrawlContext, job: CrawlJobRow, parent: string, links: PartitionedLinks): Promise<void> {
   await claimUrls(ctx.rt.pool, job.id, {
     candidates: links.candidates,
     skipped: links.disallowed,
     parent,
-    maxPages: Number(job.options.maxPages),
+    maxPages: job.options.maxPages,
   });
   await enqueuePages(ctx, job, await queuedChildren(ctx.rt.pool, job.id, parent));
 }
 
-export async function enqueuePages(ctx: CrawlContext, job: JobRow, urls: Candidate[]): Promise<void> {
+export async function enqueuePages(ctx: CrawlContext, job: Pick<CrawlJobRow, 'id' | 'client_id'>, urls: Candidate[]): Promise<void> {
   for (let i = 0; i < urls.length; i += 500) {
     await ctx.rt.queues.crawl.addBulk(
       urls.slice(i, i + 500).map((u) => ({
@@ -85,7 +90,7 @@ export async function enqueuePages(ctx: CrawlContext, job: JobRow, urls: Candida
 }
 
 /** When nothing of the crawl waits or runs any more, queue its end (once: deterministic id). */
-export async function finishIfDrained(ctx: CrawlContext, job: Pick<JobRow, 'id' | 'client_id'>): Promise<boolean> {
+export async function finishIfDrained(ctx: CrawlContext, job: Pick<CrawlJobRow, 'id' | 'client_id'>): Promise<boolean> {
   if (!(await isFrontierDrained(ctx.rt.pool, job.id))) return false;
   await ctx.rt.queues.crawl.add('crawl.finish', { jobId: job.id, clientId: job.client_id }, { jobId: finishJobId(job.id) });
   return true;

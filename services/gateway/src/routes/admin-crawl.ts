@@ -1,5 +1,5 @@
-import type { JobRow } from '@kbchat/shared/db/jobs';
-import { prefersAsync, startCrawlJob, waitForJob } from '@kbchat/shared/pipeline/admin-jobs';
+import type { JobRow } from '@kbchat/shared/jobs/job-data';
+import { prefersAsync, startCrawlJob, waitForJob } from '@kbchat/shared/jobs/start-job';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { crawlRequestBody, crawlResult, jobAccepted } from '@kbchat/shared/schemas/crawl';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -42,7 +42,7 @@ export function adminCrawlRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         );
         const asked = req.body.wait === false || prefersAsync(req.headers.prefer);
         const finished = asked ? undefined : await waitForJob(deps.pool, job.id, deps.config.CRAWL_SYNC_WAIT_MS, hangUpSignal(reply));
-        if (finished?.result) return reply.status(200).send(finished.result as never);
+        if (finished?.kind === 'crawl' && finished.result) return reply.status(200).send(finished.result);
         return sendAccepted(deps, req, reply, finished ?? job, asked, joined);
       },
     );
