@@ -53,7 +53,7 @@ export async function crawlWatchdogTick(ctx: CrawlContext, staleMs: number): Pro
   }
 
   for (const job of await listUnfinishedJobs(pool, ctx.rt.config.REDIS_PREFIX, 'crawl')) {
-    if (job.kind !== 'crawl') continue;
+    if (job.kind !== 'crawl') continue; // the query lists crawls only; this tells the type
     const age = Date.now() - job.updated_at.getTime();
     if (job.phase === 'pending' && age > staleMs) {
       const bull = await queue.getJob(startJobId(job.id));
