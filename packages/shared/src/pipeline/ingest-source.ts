@@ -2,17 +2,18 @@ import { createHash, randomUUID } from 'node:crypto';
 import { chunkSections, type PageSection } from '../crawl/chunker.ts';
 import { findClient } from '../db/clients.ts';
 import { replacePageDocuments } from '../db/documents.ts';
-import { activateJob, addJobCounters, insertJob, type JobRow } from '../db/jobs.ts';
 import { refreshLsa } from '../db/lsa.ts';
 import { upsertIndexedPage } from '../db/pages.ts';
 import { withTransaction } from '../db/pool.ts';
 import { refreshTermStats } from '../db/retrieval.ts';
 import { deleteClientSource, insertDocumentSource, type SourceRow } from '../db/sources.ts';
 import { enqueueEmbedding } from '../embedding/enqueue.ts';
-import { settleJobIfDone } from '../embedding/settle-job.ts';
 import { BadRequestError, ClientNotFoundError, ConflictError } from '../errors.ts';
 import type { FileKind } from '../ingest/parse-file.ts';
-import type { PipelineDeps } from './admin-jobs.ts';
+import { settleJobIfDone } from '../jobs/finish-job.ts';
+import type { JobRow } from '../jobs/job-data.ts';
+import { activateJob, addJobCounters, insertJob } from '../jobs/job-store.ts';
+import type { PipelineDeps } from '../jobs/start-job.ts';
 import { schedulerId } from './schedules.ts';
 
 /**
@@ -68,7 +69,7 @@ export async function ingestDocumentSource(deps: PipelineDeps, input: DocumentSo
       clientId: client.id,
       sourceId,
       kind: 'generate-embeddings',
-      options: { queue: deps.config.REDIS_PREFIX, model: input.model, source: input.type },
+      options: { queue: deps.config.REDIS_PREFIX, model: input.model },
       phase: 'embedding',
     });
     await activateJob(tx, job.id, 'embedding');
@@ -106,7 +107,7 @@ export async function ingestDocumentSource(deps: PipelineDeps, input: DocumentSo
 
   if (pendingIds.length > 0) {
     try {
-      await enqueueEmbedding(deps.queues, deps.config, {
+      await enqueueEmbedding(deps.queues, {
         clientId: client.id,
         jobId: job.id,
         documentIds: pendingIds,
