@@ -7,7 +7,7 @@ import { type Pool, withTransaction } from '../db/pool.ts';
 import { recordUsage, type UsageEntry } from '../db/usage.ts';
 import { acceptsContactOffer, isContactRequestOnly } from '../intent/conversation.ts';
 import type { Logger } from '../logger.ts';
-import { contactOfferReply, replyLanguage } from '../providers/canned-replies.ts';
+import { contactOfferReply, replyLanguage } from '../providers/chat/canned-replies.ts';
 import {
   type ChatInput,
   type ChatOutput,
@@ -15,8 +15,8 @@ import {
   type ChatTurn,
   type ChatUsage,
   createChatProvider,
-} from '../providers/chat.ts';
-import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings.ts';
+} from '../providers/chat/chat.ts';
+import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings/embeddings.ts';
 import type { ChatResponse } from '../schemas/chat.ts';
 import { createQueryEmbedder } from './query-embedding.ts';
 import { DEFAULT_RANKING, LOCAL_EMBEDDER_RANKING } from './ranking.ts';

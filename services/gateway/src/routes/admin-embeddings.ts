@@ -1,5 +1,5 @@
 import { prefersAsync, startGenerateEmbeddingsJob, waitForJob } from '@kbchat/shared/jobs/start-job';
-import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings';
+import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { jobAccepted } from '@kbchat/shared/schemas/crawl';
 import { generateEmbeddingsBody, generateEmbeddingsResult } from '@kbchat/shared/schemas/embeddings';
