@@ -4,7 +4,7 @@ import { findClient } from '../db/clients.ts';
 import { replacePageDocuments } from '../db/documents.ts';
 import { refreshLsa } from '../db/lsa.ts';
 import { upsertIndexedPage } from '../db/pages.ts';
-import { withTransaction } from '../db/pool.ts';
+import { type Queryable, withTransaction } from '../db/pool.ts';
 import { refreshTermStats } from '../db/retrieval.ts';
 import { deleteClientSource, insertDocumentSource, type SourceRow } from '../db/sources.ts';
 import { enqueueEmbedding } from '../embedding/enqueue.ts';
@@ -24,7 +24,8 @@ import { schedulerId } from './schedules.ts';
  */
 export interface DocumentSourceInput {
   clientId: string;
-  type: 'text' | 'file';
+  /** 'answer': a curated answer's hidden source (chat/curated-answers.ts), not listed with the others. */
+  type: 'text' | 'file' | 'answer';
   title: string;
   /** A public page the visitor can open for it; when absent the source cites /files/<sourceId>. */
   url: string | null;
@@ -34,6 +35,10 @@ export interface DocumentSourceInput {
   /** The original, kept with the source. */
   file: { name: string; kind: FileKind; bytes: Uint8Array };
   model: string;
+  /** The source row's own url when it is not what the documents cite (a curated answer's marker). */
+  sourceUrl?: string;
+  /** Runs in the storing transaction once the source exists (a curated answer's own row). */
+  withSource?: (tx: Queryable, source: SourceRow) => Promise<void>;
 }
 
 export interface DocumentSourceResult {
@@ -61,10 +66,11 @@ export async function ingestDocumentSource(deps: PipelineDeps, input: DocumentSo
       clientId: client.id,
       type: input.type,
       title: input.title,
-      url: citedUrl,
+      url: input.sourceUrl ?? citedUrl,
       file: input.file,
     });
     if (!source) throw new ConflictError('Source exists', [`this client already has a source with the url ${citedUrl}`]);
+    await input.withSource?.(tx, source);
     const job = await insertJob(tx, {
       clientId: client.id,
       sourceId,
