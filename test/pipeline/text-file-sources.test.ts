@@ -158,6 +158,13 @@ describe('text and file sources', () => {
     const noFile = await fetch(`${kb.baseUrl}/api/admin/clients/${clientId}/sources/files`, { method: 'POST', body: new FormData() });
     expect(noFile.status).toBe(400);
     expect(((await noFile.json()) as { details: string[] }).details).toEqual(['file: required (multipart field "file")']);
+    const garbled = await fetch(`${kb.baseUrl}/api/admin/clients/${clientId}/sources/files`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+      body: '[["not a multipart body"],false]',
+    });
+    expect(garbled.status).toBe(400);
+    expect(garbled.headers.get('content-type')).toMatch(/^application\/json/);
     const json = await api(kb.baseUrl, 'POST', `/api/admin/clients/${clientId}/sources/files`, { file: 'x' });
     expect(json.status).toBe(415);
     const emptyText = await api(kb.baseUrl, 'POST', `/api/admin/clients/${clientId}/sources/text`, { title: 'x', text: '   ' });

@@ -18,7 +18,9 @@ const REMOTE = '203.0.113.7';
 const PUBLIC: RegExp[] = [
   /^(GET|HEAD) \/(healthz|readyz|widget\.js)$/,
   /^(GET|HEAD) \/docs(\/.*)?$/,
-  /^(POST|OPTIONS) \/api\/(chat|chat\/stream|lead)$/,
+  /^(POST|OPTIONS) \/api\/(chat|chat\/stream|lead|feedback)$/,
+  // The originals of text and file sources, which answers cite (docs/sources.md): public like the chat.
+  /^(GET|HEAD) \/files\/:sourceId$/,
   /^(GET|HEAD) \/admin(\/app\.js|\/app\.css)?$/,
 ];
 const isPublic = (r: RouteEntry) => PUBLIC.some((re) => re.test(`${r.method} ${r.url}`));

@@ -160,10 +160,8 @@ async function readUpload(
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
       throw new PayloadTooLargeError('Payload too large', [`file: larger than ${maxBytes} bytes (SOURCE_FILE_MAX_BYTES)`]);
-    if (code?.startsWith('FST_') || (err as { statusCode?: number }).statusCode === 413) {
-      throw new BadRequestError('Invalid request', [`multipart body: ${(err as Error).message}`]);
-    }
-    throw err;
+    // Anything else the multipart parser throws is a body it could not read: the caller's to fix.
+    throw new BadRequestError('Invalid request', [`multipart body: ${String((err as Error).message ?? err).slice(0, 200)}`]);
   }
   if (!file) throw new BadRequestError('Invalid request', ['file: required (multipart field "file")']);
   if (file.bytes.byteLength === 0) throw new BadRequestError('Invalid file', ['file: empty']);
