@@ -28,18 +28,14 @@ export interface CuratedAnswerInput {
 /** What a curated answer without a url cites: nothing (chat-service drops kbchat: urls from sources). */
 export const CURATED_URL_PREFIX = 'kbchat:answer/';
 
-function answerDocument(question: string, answer: string) {
-  const text = `${question}\n\n${answer}`;
-  return {
-    sections: [{ heading: null, text }],
-    file: { name: 'answer.txt', kind: 'text' as const, bytes: new TextEncoder().encode(text) },
-  };
-}
-
-export async function createCuratedAnswer(deps: PipelineDeps, input: CuratedAnswerInput): Promise<CuratedAnswerRow> {
-  const id = randomUUID();
+/** Stores the answer's hidden source (its question and answer as one document); withSource writes the row. */
+async function ingestAnswer(
+  deps: PipelineDeps,
+  input: Omit<CuratedAnswerInput, 'url'> & { url: string | null },
+  withSource: NonNullable<Parameters<typeof ingestDocumentSource>[1]['withSource']>,
+): Promise<void> {
   const marker = `${CURATED_URL_PREFIX}${randomUUID()}`;
-  let row: CuratedAnswerRow | undefined;
+  const text = `${input.question}\n\n${input.answer}`;
   await ingestDocumentSource(deps, {
     clientId: input.clientId,
     type: 'answer',
@@ -47,18 +43,25 @@ export async function createCuratedAnswer(deps: PipelineDeps, input: CuratedAnsw
     url: input.url ?? marker,
     sourceUrl: marker,
     publicBase: input.publicBase,
-    ...answerDocument(input.question, input.answer),
+    sections: [{ heading: null, text }],
+    file: { name: 'answer.txt', kind: 'text', bytes: new TextEncoder().encode(text) },
     model: input.model,
-    withSource: async (tx, source) => {
-      row = await insertCuratedAnswer(tx, {
-        id,
-        clientId: source.client_id,
-        question: input.question,
-        answer: input.answer,
-        url: input.url,
-        sourceId: source.id,
-      });
-    },
+    withSource,
+  });
+}
+
+export async function createCuratedAnswer(deps: PipelineDeps, input: CuratedAnswerInput): Promise<CuratedAnswerRow> {
+  const id = randomUUID();
+  let row: CuratedAnswerRow | undefined;
+  await ingestAnswer(deps, input, async (tx, source) => {
+    row = await insertCuratedAnswer(tx, {
+      id,
+      clientId: source.client_id,
+      question: input.question,
+      answer: input.answer,
+      url: input.url,
+      sourceId: source.id,
+    });
   });
   return row as CuratedAnswerRow;
 }
@@ -70,7 +73,6 @@ export async function updateCuratedAnswer(
     patch: { question?: string; answer?: string; url?: string | null };
   },
 ): Promise<CuratedAnswerRow> {
-  const marker = `${CURATED_URL_PREFIX}${randomUUID()}`;
   const current = await findCuratedAnswer(deps.pool, input.clientId, input.answerId);
   if (!current) throw notFound();
   const next = {
@@ -80,27 +82,17 @@ export async function updateCuratedAnswer(
   };
   let row: CuratedAnswerRow | undefined;
   let previousSource: string | null = null;
-  await ingestDocumentSource(deps, {
-    clientId: input.clientId,
-    type: 'answer',
-    title: next.question,
-    url: next.url ?? marker,
-    sourceUrl: marker,
-    publicBase: input.publicBase,
-    ...answerDocument(next.question, next.answer),
-    model: input.model,
-    withSource: async (tx, source) => {
-      // Under the row's lock: two edits at once apply one after the other, each replacing the source it saw.
-      const locked = await lockCuratedAnswer(tx, input.clientId, input.answerId);
-      if (!locked) throw notFound();
-      previousSource = locked.source_id;
-      const { rows } = await tx.query<CuratedAnswerRow>(
-        `UPDATE curated_answers SET question = $3, answer = $4, url = $5, source_id = $6, updated_at = now()
-          WHERE id = $1 AND client_id = $2 RETURNING *`,
-        [input.answerId, input.clientId, next.question, next.answer, next.url, source.id],
-      );
-      row = rows[0];
-    },
+  await ingestAnswer(deps, { ...input, ...next }, async (tx, source) => {
+    // Under the row's lock: two edits at once apply one after the other, each replacing the source it saw.
+    const locked = await lockCuratedAnswer(tx, input.clientId, input.answerId);
+    if (!locked) throw notFound();
+    previousSource = locked.source_id;
+    const { rows } = await tx.query<CuratedAnswerRow>(
+      `UPDATE curated_answers SET question = $3, answer = $4, url = $5, source_id = $6, updated_at = now()
+        WHERE id = $1 AND client_id = $2 RETURNING *`,
+      [input.answerId, input.clientId, next.question, next.answer, next.url, source.id],
+    );
+    row = rows[0];
   });
   if (previousSource) await deleteSource(deps, input.clientId, previousSource);
   return row as CuratedAnswerRow;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { httpUrl, requiredString } from './common.ts';
+import { httpUrl, isoInstant, requiredString } from './common.ts';
 
 /** POST /api/admin/clients/:clientId/answers (docs/operators.md "Curated answers"). */
 export const curatedAnswerBody = z.object({
@@ -28,15 +28,9 @@ export const curatedAnswerView = z.object({
 });
 export const curatedAnswerList = z.object({ items: z.array(curatedAnswerView) });
 
-const instant = z
-  .string({ error: 'must be an ISO 8601 date' })
-  .max(40)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), { error: 'must be an ISO 8601 date' })
-  .transform((v) => new Date(v));
-
 /** GET …/knowledge-gaps: from defaults to 30 days before to, to to now. */
 export const knowledgeGapsQuery = z
-  .object({ from: instant.optional(), to: instant.optional() })
+  .object({ from: isoInstant.optional(), to: isoInstant.optional() })
   .transform((q) => {
     const to = q.to ?? new Date();
     return { to, from: q.from ?? new Date(to.getTime() - 30 * 86_400_000) };

@@ -58,3 +58,10 @@ export const paginationQuery = z.object({
   limit: z.coerce.number({ error: 'must be a number' }).int().min(1).max(500).default(50),
   offset: z.coerce.number({ error: 'must be a number' }).int().min(0).max(1_000_000).default(0),
 });
+
+/** An ISO 8601 date or date-time in a query string (the operator's from / to), as a Date. */
+export const isoInstant = z
+  .string({ error: 'must be an ISO 8601 date' })
+  .max(40)
+  .refine((v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), { error: 'must be an ISO 8601 date' })
+  .transform((v) => new Date(v));

@@ -1,20 +1,13 @@
 import { z } from 'zod';
-import { paginationQuery, requiredString } from './common.ts';
-
-/** An ISO date or date-time (from / to of the operator's lists). */
-const instant = z
-  .string({ error: 'must be an ISO 8601 date' })
-  .max(40)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), { error: 'must be an ISO 8601 date' })
-  .transform((v) => new Date(v));
+import { isoInstant, paginationQuery, requiredString } from './common.ts';
 
 const booleanParam = z.enum(['true', 'false'], { error: 'must be true or false' }).transform((v) => v === 'true');
 
 /** GET /api/admin/clients/:clientId/conversations (docs/operators.md). */
 export const conversationsQuery = paginationQuery
   .extend({
-    from: instant.optional(),
-    to: instant.optional(),
+    from: isoInstant.optional(),
+    to: isoInstant.optional(),
     q: z.string().trim().min(1, { error: 'must not be empty' }).max(200, { error: 'must be at most 200 characters' }).optional(),
     lead: booleanParam.optional(),
     feedback: z.enum(['up', 'down'], { error: 'must be up or down' }).optional(),
@@ -59,8 +52,8 @@ export const feedbackBody = z.object({
 /** GET /api/admin/clients/:clientId/stats. from defaults to 30 days before to; to to now. At most 400 buckets. */
 export const statsQuery = z
   .object({
-    from: instant.optional(),
-    to: instant.optional(),
+    from: isoInstant.optional(),
+    to: isoInstant.optional(),
     interval: z.enum(['day', 'week'], { error: 'must be day or week' }).default('day'),
   })
   .transform((q) => {

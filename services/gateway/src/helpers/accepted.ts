@@ -2,11 +2,11 @@ import type { JobRow } from '@kbchat/shared/jobs/job-data';
 import { prefersAsync } from '@kbchat/shared/jobs/start-job';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../deps.ts';
+import { publicBase } from './public-base.ts';
 
 /** Where a job's status is polled: PUBLIC_URL when set (behind a proxy), else the request's own host. */
 function statusUrlOf(deps: GatewayDeps, req: FastifyRequest, jobId: string): string {
-  const base = deps.config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${req.protocol}://${req.host}`;
-  return `${base}/api/admin/jobs/${jobId}`;
+  return `${publicBase(deps, req)}/api/admin/jobs/${jobId}`;
 }
 
 /**

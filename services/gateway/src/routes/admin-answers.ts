@@ -13,10 +13,10 @@ import {
   knowledgeGapsQuery,
 } from '@kbchat/shared/schemas/answers';
 import { errorBody } from '@kbchat/shared/schemas/common';
-import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
+import { publicBase } from '../helpers/public-base.ts';
 import { requireClient } from '../helpers/require-client.ts';
 
 const clientParams = z.object({ clientId: z.string() });
@@ -40,7 +40,6 @@ function view(row: CuratedAnswerRow) {
  */
 export function adminAnswerRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const model = () => createEmbeddingProvider(deps.config).model;
-  const publicBase = (req: FastifyRequest) => deps.config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${req.protocol}://${req.host}`;
   return async (app) => {
     app.get(
       '/api/admin/clients/:clientId/knowledge-gaps',
@@ -117,7 +116,7 @@ export function adminAnswerRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           question: req.body.question,
           answer: req.body.answer,
           url: req.body.url ?? null,
-          publicBase: publicBase(req),
+          publicBase: publicBase(deps, req),
           model: model(),
         });
         return reply.status(201).send(view(row));
@@ -141,7 +140,7 @@ export function adminAnswerRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           clientId: client.id,
           answerId: req.params.answerId,
           patch: req.body,
-          publicBase: publicBase(req),
+          publicBase: publicBase(deps, req),
           model: model(),
         });
         return view(row);

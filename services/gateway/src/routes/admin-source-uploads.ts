@@ -10,16 +10,13 @@ import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
+import { publicBase } from '../helpers/public-base.ts';
 import { requireClient } from '../helpers/require-client.ts';
 
 /** A text source's JSON body: well above BODY_LIMIT_BYTES, which is sized for chat messages. */
 const TEXT_SOURCE_BODY_LIMIT = 1024 * 1024;
 const clientParams = z.object({ clientId: z.string() });
 const sourceParams = z.object({ clientId: z.string(), sourceId: z.string() });
-
-function publicBase(deps: GatewayDeps, req: FastifyRequest): string {
-  return deps.config.PUBLIC_URL?.replace(/\/+$/, '') ?? `${req.protocol}://${req.host}`;
-}
 
 function createdView(r: DocumentSourceResult, statusBase: string) {
   return {
