@@ -22,6 +22,11 @@ export interface LeadRow {
   webhook_attempts: number;
   webhook_locked_until: Date | null;
   webhook_finished_at: Date | null;
+  /** Where the lead's webhook goes, as configured when it was captured (null: captured before this was kept). */
+  webhook_url: string | null;
+  webhook_format: WebhookFormat | null;
+  /** The lead's current delivery job id (null: the first one, webhookJobId(id)). */
+  webhook_job: string | null;
   created_at: Date;
 }
 
@@ -34,14 +39,17 @@ export interface NewLead {
   sessionId?: string | undefined;
   sourceIp?: string | undefined;
   webhookStatus: 'none' | 'pending';
+  /** The client's webhook URL and format now: the lead is delivered there even if the client's settings change. */
+  webhookUrl?: string | null | undefined;
+  webhookFormat?: WebhookFormat | undefined;
   /** REDIS_PREFIX of the deployment whose queue (and outbox sweep) delivers this lead. */
   webhookQueue: string;
 }
 
 export async function insertLead(db: Queryable, lead: NewLead): Promise<LeadRow> {
   const { rows } = await db.query<LeadRow>(
-    `INSERT INTO leads (client_id, name, email, phone, message, session_id, source_ip, webhook_status, webhook_queue)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO leads (client_id, name, email, phone, message, session_id, source_ip, webhook_status, webhook_queue, webhook_url, webhook_format)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      RETURNING *`,
     [
       lead.clientId,
@@ -53,6 +61,8 @@ export async function insertLead(db: Queryable, lead: NewLead): Promise<LeadRow>
       lead.sourceIp ?? null,
       lead.webhookStatus,
       lead.webhookStatus === 'none' ? null : lead.webhookQueue,
+      lead.webhookStatus === 'none' ? null : (lead.webhookUrl ?? null),
+      lead.webhookStatus === 'none' ? null : (lead.webhookFormat ?? null),
     ],
   );
   return rows[0] as LeadRow;
@@ -108,7 +118,11 @@ export async function staleQueuedLeads(db: Queryable, queue: string, notSeenForM
   return rows;
 }
 
-/** What a delivery needs: the lead and its client's webhook settings, read fresh for every attempt. */
+/**
+ * What a delivery needs, read fresh for every attempt: the lead, the URL and format it was captured
+ * with, and its client's name and current secret (a rotated secret signs the next attempt). A client
+ * whose webhook URL has been removed since wants no more webhooks: lead_webhook_url is then null.
+ */
 export type LeadForDelivery = Pick<
   LeadRow,
   'id' | 'client_id' | 'name' | 'email' | 'phone' | 'message' | 'session_id' | 'webhook_status' | 'created_at'
@@ -122,7 +136,9 @@ export type LeadForDelivery = Pick<
 export async function findLeadForDelivery(db: Queryable, leadId: string, clientId: string): Promise<LeadForDelivery | undefined> {
   const { rows } = await db.query<LeadForDelivery>(
     `SELECT l.id, l.client_id, l.name, l.email, l.phone, l.message, l.session_id, l.webhook_status, l.created_at,
-            c.name AS client_name, c.lead_webhook_url, c.webhook_format, c.webhook_secret
+            c.name AS client_name, c.webhook_secret,
+            CASE WHEN c.lead_webhook_url IS NOT NULL THEN coalesce(l.webhook_url, c.lead_webhook_url) END AS lead_webhook_url,
+            coalesce(l.webhook_format, c.webhook_format) AS webhook_format
        FROM leads l JOIN clients c ON c.id = l.client_id
       WHERE l.id = $1 AND l.client_id = $2`,
     [leadId, clientId],

@@ -81,6 +81,8 @@ export async function captureLead(
     sessionId: input.sessionId,
     sourceIp,
     webhookStatus: client.lead_webhook_url ? 'pending' : 'none',
+    webhookUrl: client.lead_webhook_url,
+    webhookFormat: client.webhook_format,
     webhookQueue: deps.config.REDIS_PREFIX,
   });
 
