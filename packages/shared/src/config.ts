@@ -137,6 +137,8 @@ const configObject = z.object({
   CHAT_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(60),
   /** Leads one IP (an IPv6 /64) may submit per client per hour: form spam stops here. */
   LEAD_RATE_LIMIT_PER_HOUR: int(1, 1_000_000).default(20),
+  /** Leads one client accepts per hour from every address together: a flood from many addresses stops here. */
+  LEAD_CLIENT_LIMIT_PER_HOUR: int(1, 1_000_000).default(200),
   MAX_PAGES_DEFAULT: int(1, 1_000_000).default(50),
   MAX_PAGES_LIMIT: int(1, 1_000_000).default(1000),
 

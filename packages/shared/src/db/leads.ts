@@ -244,3 +244,24 @@ export async function listLeads(
   ]);
   return { rows: list.rows, total: count.rows[0]?.total ?? 0 };
 }
+
+/** Serialises the lead-limit count and insert of one client (the Postgres fallback of the rate limit). */
+export async function lockClientLeadLimit(tx: Queryable, clientId: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('kbchat:lead-limit:' || $1::text, 0))`, [clientId]);
+}
+
+/** The client's leads of the last windowMs, per source address: how many, and the age of the oldest. */
+export async function recentLeadsBySource(
+  db: Queryable,
+  clientId: string,
+  windowMs: number,
+): Promise<{ sourceIp: string | null; count: number; oldestAgeMs: number }[]> {
+  const { rows } = await db.query<{ source_ip: string | null; n: number; oldest_ms: number }>(
+    `SELECT source_ip, count(*)::int AS n, (extract(epoch FROM now() - min(created_at)) * 1000)::float8 AS oldest_ms
+       FROM leads
+      WHERE client_id = $1 AND created_at > now() - $2 * interval '1 millisecond'
+      GROUP BY source_ip`,
+    [clientId, windowMs],
+  );
+  return rows.map((r) => ({ sourceIp: r.source_ip, count: r.n, oldestAgeMs: r.oldest_ms }));
+}
