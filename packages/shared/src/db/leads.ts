@@ -87,16 +87,31 @@ export async function touchQueuedLeads(db: Queryable, leadIds: string[]): Promis
 export interface OutboxLead {
   id: string;
   client_id: string;
+  /** The lead's current job id; null: the first one. */
+  webhook_job: string | null;
 }
 
 export interface QueuedLead extends OutboxLead {
   webhook_attempts: number;
 }
 
+/**
+ * Gives an undelivered lead a new job id, if its current one is still `from` (so two sweepers racing
+ * give it one new job, not two). Returns whether this caller made the change.
+ */
+export async function replaceLeadJob(db: Queryable, leadId: string, from: string | null, to: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE leads SET webhook_job = $3
+      WHERE id = $1 AND webhook_job IS NOT DISTINCT FROM $2 AND webhook_status IN ('pending', 'queued')`,
+    [leadId, from, to],
+  );
+  return rowCount === 1;
+}
+
 /** Committed leads of one queue whose job never reached Redis, oldest first. */
 export async function pendingLeads(db: Queryable, queue: string, olderThanMs: number, limit: number): Promise<OutboxLead[]> {
   const { rows } = await db.query<OutboxLead>(
-    `SELECT id, client_id FROM leads
+    `SELECT id, client_id, webhook_job FROM leads
       WHERE webhook_status = 'pending' AND webhook_queue = $1 AND created_at < now() - $2 * interval '1 millisecond'
       ORDER BY created_at
       LIMIT $3`,
@@ -108,7 +123,7 @@ export async function pendingLeads(db: Queryable, queue: string, olderThanMs: nu
 /** Queued leads of one queue not seen in Redis for a while (their job may have vanished), least recently checked first. */
 export async function staleQueuedLeads(db: Queryable, queue: string, notSeenForMs: number, limit: number): Promise<QueuedLead[]> {
   const { rows } = await db.query<QueuedLead>(
-    `SELECT id, client_id, webhook_attempts FROM leads
+    `SELECT id, client_id, webhook_job, webhook_attempts FROM leads
       WHERE webhook_status = 'queued' AND webhook_queue = $1
         AND coalesce(webhook_queued_at, created_at) < now() - $2 * interval '1 millisecond'
       ORDER BY webhook_queued_at NULLS FIRST
