@@ -44,6 +44,7 @@ export const KBCHAT_TABLES = [
   'lsa_terms',
   'lsa_chunks',
   'crawl_changes',
+  'kbchat_install',
 ] as const;
 
 /** The migration runner's own tables (packages/shared/src/db/migrate.ts). */
