@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '@kbchat/shared/db/pool';
+import { adoptQueue } from '@kbchat/shared/install';
 import { createWorkerRedis, deleteKeys, Redis } from '@kbchat/shared/redis';
 import { Worker } from 'bullmq';
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat, tempDir, waitFor } from '../support/kbchat.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
@@ -21,6 +23,8 @@ const ENV = {
 };
 
 const LEADS_PER_INSTALL = 8;
+
+const createPoolForTest = (url: string) => new pg.Pool({ connectionString: url, max: 2 });
 
 async function postLeads(kb: Kbchat, clientId: string, n: number): Promise<string[]> {
   const ids: string[] = [];
@@ -75,15 +79,18 @@ describe('two installs on one Redis', () => {
       postLeads(a, clientA.clientId, LEADS_PER_INSTALL),
       postLeads(b, clientB.clientId, LEADS_PER_INSTALL),
     ]);
-    await waitFor(
-      async () =>
-        (await statuses(a.process.runtime.pool, clientA.clientId)).delivered === LEADS_PER_INSTALL &&
-        (await statuses(b.process.runtime.pool, clientB.clientId)).delivered === LEADS_PER_INSTALL,
-      {
-        timeoutMs: 30_000,
-        what: `every lead delivered (a: ${JSON.stringify(await statuses(a.process.runtime.pool, clientA.clientId))})`,
-      },
-    );
+    const both = async () => ({
+      a: await statuses(a.process.runtime.pool, clientA.clientId),
+      b: await statuses(b.process.runtime.pool, clientB.clientId),
+    });
+    try {
+      await waitFor(async () => {
+        const now = await both();
+        return now.a.delivered === LEADS_PER_INSTALL && now.b.delivered === LEADS_PER_INSTALL;
+      });
+    } catch {
+      throw new Error(`not every lead delivered after 30 s: ${JSON.stringify(await both())}`);
+    }
     const seconds = (Date.now() - startedAt) / 1000;
     for (const [path, leads] of [
       [`/${tag}-a`, leadsA],
@@ -161,6 +168,59 @@ describe('two installs on one Redis', () => {
       for (const kb of started.splice(0).reverse()) await kb.stop();
       for (const p of prefixes) await deleteKeys(redis, `*${p}*`);
       redis.disconnect();
+    }
+  });
+
+  it('an embedded install upgraded from the shared prefix takes its own undelivered leads and unfinished jobs along', async () => {
+    const db = await database();
+    const pool = createPoolForTest(db.url);
+    try {
+      const { rows } = await pool.query<{ id: string }>(
+        "INSERT INTO clients (name, webhook_secret) VALUES ('Upgraded', 'whsec_x') RETURNING id",
+      );
+      const clientId = rows[0]?.id;
+      const lead = async (status: string, queue: string) =>
+        (
+          await pool.query<{ id: string }>(
+            `INSERT INTO leads (client_id, name, email, webhook_status, webhook_queue) VALUES ($1, 'L', 'l@example.com', $2, $3) RETURNING id`,
+            [clientId, status, queue],
+          )
+        ).rows[0]?.id;
+      const [pending, queued, delivered, other] = [
+        await lead('pending', 'kbchat'),
+        await lead('queued', 'kbchat'),
+        await lead('delivered', 'kbchat'),
+        await lead('pending', 'elsewhere'),
+      ];
+      const job = async (status: string) =>
+        (
+          await pool.query<{ id: string }>(
+            `INSERT INTO jobs (client_id, kind, status, options) VALUES ($1, 'crawl', $2, '{"queue": "kbchat"}') RETURNING id`,
+            [clientId, status],
+          )
+        ).rows[0]?.id;
+      const [active, done] = [await job('active'), await job('completed')];
+
+      expect(await adoptQueue(pool, 'kbchat', 'kbchat-0123456789ab')).toEqual({ leads: 2, jobs: 1 });
+      const queues = await pool.query<{ id: string; webhook_queue: string }>('SELECT id, webhook_queue FROM leads WHERE client_id = $1', [
+        clientId,
+      ]);
+      expect(Object.fromEntries(queues.rows.map((r) => [r.id, r.webhook_queue]))).toEqual({
+        [pending as string]: 'kbchat-0123456789ab',
+        [queued as string]: 'kbchat-0123456789ab',
+        [delivered as string]: 'kbchat',
+        [other as string]: 'elsewhere',
+      });
+      const jobs = await pool.query<{ id: string; queue: string }>(
+        "SELECT id, options ->> 'queue' AS queue FROM jobs WHERE client_id = $1",
+        [clientId],
+      );
+      expect(Object.fromEntries(jobs.rows.map((r) => [r.id, r.queue]))).toEqual({
+        [active as string]: 'kbchat-0123456789ab',
+        [done as string]: 'kbchat',
+      });
+    } finally {
+      await pool.end();
     }
   });
 });
