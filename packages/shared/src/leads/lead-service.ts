@@ -41,6 +41,9 @@ export function quotaHeaders(q: QuotaState): Record<string, string> {
   };
 }
 
+/** The Redis-unavailable warning is logged at most every 30 s per process, not once per lead of a flood. */
+let lastFallbackWarning = 0;
+
 /** The window a caller should be told about: the one that refused, else the one with less room left. */
 function shownQuota(q: LeadQuota): QuotaState {
   if (q.limitedBy) return q[q.limitedBy];
@@ -107,7 +110,10 @@ export async function captureLead(
     if (!counted.allowed) throw refuse(counted);
     captured = { lead: await insertLead(deps.pool, newLead), quota: counted };
   } else {
-    deps.log.warn({ clientId: client.id }, 'lead rate limit: Redis unavailable, counting the last hour in Postgres');
+    if (Date.now() - lastFallbackWarning > 30_000) {
+      lastFallbackWarning = Date.now();
+      deps.log.warn({ clientId: client.id }, 'lead rate limit: Redis unavailable, counting the last hour in Postgres');
+    }
     captured = await withTransaction(deps.pool, async (tx) => {
       await lockClientLeadLimit(tx, client.id);
       const quota = leadQuotaFromDatabase(await recentLeadsBySource(tx, client.id, LEAD_WINDOW_MS), limits);
