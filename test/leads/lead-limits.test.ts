@@ -2,6 +2,42 @@ import type { Pool } from '@kbchat/shared/db/pool';
 import { type PrivateRedis, startPrivateRedis } from '@kbchat/shared/redis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat, tempDir, waitFor } from '../support/kbchat.ts';
+import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
+
+describe('a lead flood from many addresses', () => {
+  let kb: Kbchat;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    kb = await startKbchat({ services: ['gateway', 'crawler'], env: { LEAD_CLIENT_LIMIT_PER_HOUR: '20', TRUST_PROXY: 'true' } });
+  });
+  afterAll(async () => {
+    await kb?.stop();
+    await receiver?.stop();
+  });
+
+  it('reaches the client webhook only up to the per-client cap: 50 leads from 40 addresses, 20 delivered', async () => {
+    const client = await createClient(kb.baseUrl, { leadWebhookUrl: receiver.url('/flood') });
+    const statuses: number[] = [];
+    for (let i = 0; i < 50; i++) {
+      const res = await api(
+        kb.baseUrl,
+        'POST',
+        '/api/lead',
+        { clientId: client.clientId, name: `Flood ${i}`, email: `f${i}@example.com` },
+        { 'x-forwarded-for': `198.18.0.${i % 40}` },
+      );
+      statuses.push(res.status);
+    }
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(statuses.slice(20).every((s) => s === 429)).toBe(true);
+    await receiver.waitForRequests(20, { path: '/flood' });
+    // Well past the deliveries of the accepted leads: nothing more arrives.
+    await new Promise((r) => setTimeout(r, 1_000));
+    expect(receiver.countByWebhookId('/flood').size).toBe(20);
+    expect(receiver.on('/flood')).toHaveLength(20);
+  });
+});
 
 /**
  * The lead limits while Redis is down: counted from the leads stored in Postgres over the last
