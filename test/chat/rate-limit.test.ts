@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { startPrivateRedis } from '@kbchat/shared/redis';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { api, createClient, type Kbchat, startKbchat, tempDir } from '../support/kbchat.ts';
+import { api, createClient, type Kbchat, startKbchat, tempDir, waitFor } from '../support/kbchat.ts';
 
 describe('chat rate limit across two gateway replicas on one Redis', () => {
   let a: Kbchat;
@@ -96,9 +96,10 @@ describe('chat rate limit while Redis is down', () => {
     await redis?.stop();
   });
 
-  it('fails open (serves without RateLimit headers) and limits again once Redis is back', async () => {
+  it('falls back to a per-process window in memory (same limit), and limits in Redis again once Redis is back', async () => {
     const { clientId } = await createClient(kb.baseUrl);
-    const chat = () => api(kb.baseUrl, 'POST', '/api/chat', { clientId, message: 'Are you open on Sundays?' });
+    const { clientId: other } = await createClient(kb.baseUrl);
+    const chat = (id = clientId) => api(kb.baseUrl, 'POST', '/api/chat', { clientId: id, message: 'Are you open on Sundays?' });
     expect((await chat()).status).toBe(200);
     expect((await chat()).status).toBe(200);
     expect((await chat()).status).toBe(429);
@@ -107,19 +108,30 @@ describe('chat rate limit while Redis is down', () => {
     const port = redis!.port;
     await redis!.stop();
     redis = undefined;
-    for (let i = 0; i < 3; i++) {
+    // Chat stays up: the limit's first two requests of the outage are served, with the window's headers...
+    for (const remaining of ['1', '0']) {
       const res = await chat();
       expect(res.status).toBe(200);
-      expect(res.headers.get('ratelimit-limit')).toBeNull();
+      expect(res.headers.get('ratelimit-limit')).toBe('2');
+      expect(res.headers.get('ratelimit-remaining')).toBe(remaining);
     }
+    // ...and a flood is still refused, in the same JSON form.
+    for (let i = 0; i < 5; i++) {
+      const res = await chat();
+      expect(res.status).toBe(429);
+      expect(res.body).toEqual({ error: 'Too many requests', details: [expect.stringMatching(/^at most 2 chat requests per minute/)] });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+      expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    }
+    // Other clients have their own window.
+    expect((await chat(other)).status).toBe(200);
 
-    // A fresh Redis on the same port (the old window is gone with the old data): the limit holds again.
+    // A fresh Redis on the same port (the old window is gone with the old data): the client, still
+    // refused by the in-memory window for a minute, is served again only once Redis counts...
     redis = await startPrivateRedis(dir, undefined, port);
-    let statuses: number[] = [];
-    for (let attempt = 0; attempt < 50 && !statuses.includes(429); attempt++) {
-      statuses = [(await chat()).status, (await chat()).status, (await chat()).status];
-      if (!statuses.includes(429)) await new Promise((r) => setTimeout(r, 200));
-    }
-    expect(statuses).toContain(429);
+    await waitFor(async () => (await chat()).status === 200, { what: 'Redis to count again', intervalMs: 200 });
+    // ...and Redis holds the limit: the second request of its window is the last one served.
+    expect((await chat()).status).toBe(200);
+    expect((await chat()).status).toBe(429);
   });
 });

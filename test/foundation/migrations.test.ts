@@ -81,6 +81,8 @@ describe('migrations', () => {
         '0013_text_and_file_sources',
         '0014_conversations_feedback',
         '0015_curated_answers',
+        '0016_lead_webhook_url',
+        '0016_queue_install_id',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {

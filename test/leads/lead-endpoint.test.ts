@@ -238,7 +238,10 @@ describe('lead rate limit (per IP, per client)', () => {
   let pool: Pool;
   beforeAll(async () => {
     // TRUST_PROXY lets the test speak for several addresses through X-Forwarded-For.
-    kb = await startKbchat({ services: ['gateway'], env: { LEAD_RATE_LIMIT_PER_HOUR: '3', TRUST_PROXY: 'true' } });
+    kb = await startKbchat({
+      services: ['gateway'],
+      env: { LEAD_RATE_LIMIT_PER_HOUR: '3', LEAD_CLIENT_LIMIT_PER_HOUR: '10', TRUST_PROXY: 'true' },
+    });
     pool = kb.process.runtime.pool;
   });
   afterAll(() => kb?.stop());
@@ -266,6 +269,34 @@ describe('lead rate limit (per IP, per client)', () => {
 
     expect((await post(a, '198.51.100.8')).status).toBe(200);
     expect((await post(b, '198.51.100.7')).status).toBe(200);
+  });
+
+  it('caps the leads of one client from many addresses, without letting one address spend the cap', async () => {
+    const e = (await createClient(kb.baseUrl)).clientId;
+    const other = (await createClient(kb.baseUrl)).clientId;
+    // One address past its own limit: its refused leads do not count against the client.
+    const fromOne = [];
+    for (let i = 0; i < 5; i++) fromOne.push((await post(e, '203.0.113.200')).status);
+    expect(fromOne).toEqual([200, 200, 200, 429, 429]);
+    // A flood from twelve more addresses: 7 more fit the client's 10 an hour.
+    const statuses = [];
+    for (let i = 1; i <= 12; i++) statuses.push((await post(e, `203.0.113.${i}`)).status);
+    expect(statuses).toEqual([...Array(7).fill(200), ...Array(5).fill(429)]);
+    const limited = await post(e, '203.0.113.99');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('content-type')).toMatch(/application\/json/);
+    expect(limited.body).toEqual({
+      error: 'Too many requests',
+      details: [expect.stringMatching(/^at most 10 leads per hour for this client/)],
+    });
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(3500);
+    expect(retryAfter).toBeLessThanOrEqual(3600);
+    expect(limited.headers.get('ratelimit-limit')).toBe('10');
+    expect(limited.headers.get('ratelimit-remaining')).toBe('0');
+    expect(await leadCount(pool, e)).toBe(10);
+    // The cap is the client's own.
+    expect((await post(other, '203.0.113.1')).status).toBe(200);
   });
 
   it('counts an IPv6 /64 as one sender', async () => {

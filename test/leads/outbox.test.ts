@@ -18,6 +18,7 @@ const OUTBOX_ENV = {
   WEBHOOK_OUTBOX_STALE_MS: '2000',
   WEBHOOK_BACKOFF_MS: '200',
   LEAD_RATE_LIMIT_PER_HOUR: '100000',
+  LEAD_CLIENT_LIMIT_PER_HOUR: '100000',
 };
 
 describe('lead outbox across a Redis outage', () => {
@@ -61,8 +62,9 @@ describe('lead outbox across a Redis outage', () => {
     });
     expect(res.status).toBe(200);
     expect(res.body.success).toBe(true);
-    // The per-IP limit could not count, so it let the lead through (fails open) and says nothing.
-    expect(res.headers.get('ratelimit-limit')).toBeNull();
+    // Redis could not count: the limits were counted from the stored leads instead.
+    expect(res.headers.get('ratelimit-limit')).toBe('100000');
+    expect(res.headers.get('ratelimit-remaining')).toBe('99999');
     const { rows } = await pool.query('SELECT webhook_status FROM leads WHERE id = $1', [res.body.leadId]);
     expect(rows[0]).toEqual({ webhook_status: 'pending' });
 

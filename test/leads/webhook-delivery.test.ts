@@ -261,6 +261,96 @@ describe('lead webhooks', () => {
   });
 });
 
+describe('lead webhooks after the client changed its webhook settings', () => {
+  let kb: Kbchat;
+  let pool: Pool;
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+    // Attempts enough that a lead is still being retried while the test changes the client.
+    kb = await startKbchat({
+      services: ['gateway', 'crawler'],
+      env: { ...WEBHOOK_ENV, WEBHOOK_BACKOFF_MS: '200', WEBHOOK_MAX_ATTEMPTS: '30' },
+    });
+    pool = kb.process.runtime.pool;
+  });
+  afterAll(async () => {
+    await kb?.stop();
+    await receiver?.stop();
+  });
+
+  const postLead = async (clientId: string) => {
+    const res = await api<{ leadId: string }>(kb.baseUrl, 'POST', '/api/lead', {
+      clientId,
+      name: 'Grace Hopper',
+      email: 'grace@example.com',
+    });
+    expect(res.status).toBe(200);
+    return res.body.leadId;
+  };
+  const leadStatus = async (leadId: string) =>
+    (await pool.query<{ webhook_status: string }>('SELECT webhook_status FROM leads WHERE id = $1', [leadId])).rows[0]?.webhook_status;
+  const waitForStatus = (leadId: string, status: string) =>
+    waitFor(async () => (await leadStatus(leadId)) === status, { what: `lead ${leadId} to be ${status}` });
+  const deliveries = async (leadId: string) =>
+    (
+      await pool.query<DeliveryRow>(
+        'SELECT attempt, outcome, status_code, error, message_id FROM webhook_deliveries WHERE lead_id = $1 ORDER BY id',
+        [leadId],
+      )
+    ).rows;
+
+  it('retries to the URL and in the form configured when the lead was captured, after the client changed them', async () => {
+    const original = await startWebhookReceiver();
+    try {
+      const client = await createClient(kb.baseUrl, { leadWebhookUrl: original.url('/at-capture') });
+      await original.stop();
+      const leadId = await postLead(client.clientId);
+      await waitFor(async () => (await deliveries(leadId)).length >= 1, { what: 'a failed attempt' });
+      const patched = await api(kb.baseUrl, 'PATCH', `/api/admin/clients/${client.clientId}`, {
+        leadWebhookUrl: receiver.url('/changed-later'),
+        webhookFormat: 'flat',
+      });
+      expect(patched.status).toBe(200);
+      // A lead captured after the change goes to the new URL, in the new form.
+      const later = await postLead(client.clientId);
+      const [laterReq] = (await receiver.waitForRequests(1, { path: '/changed-later' })) as [ReceivedWebhook];
+      expect(laterReq.body).toMatchObject({ leadId: later });
+
+      await original.start();
+      await waitForStatus(leadId, 'delivered');
+      expect(original.countByWebhookId()).toEqual(new Map([[`msg_${leadId}`, 1]]));
+      const [req] = original.requests as [ReceivedWebhook];
+      expect(req.body).toMatchObject({ event: 'lead.created', data: { id: leadId } });
+      expect(original.verify(req, client.webhookSecret)).toBe(true);
+      expect(receiver.on('/changed-later').map((r) => r.webhookId)).toEqual([`msg_${later}`]);
+      const rows = await deliveries(leadId);
+      expect(rows.at(-1)).toMatchObject({ outcome: 'delivered', status_code: 200 });
+      const urls = await pool.query<{ url: string }>('SELECT DISTINCT url FROM webhook_deliveries WHERE lead_id = $1', [leadId]);
+      expect(urls.rows).toEqual([{ url: original.url('/at-capture') }]);
+    } finally {
+      await original.stop();
+    }
+  });
+
+  it('sends nothing more for a lead whose client removed its webhook URL before delivery', async () => {
+    const down = await startWebhookReceiver();
+    try {
+      const client = await createClient(kb.baseUrl, { leadWebhookUrl: down.url('/removed') });
+      await down.stop();
+      const leadId = await postLead(client.clientId);
+      await waitFor(async () => (await deliveries(leadId)).length >= 1, { what: 'a failed attempt' });
+      const patched = await api(kb.baseUrl, 'PATCH', `/api/admin/clients/${client.clientId}`, { leadWebhookUrl: null });
+      expect(patched.status).toBe(200);
+      await down.start();
+      await waitForStatus(leadId, 'none');
+      expect(down.requests).toHaveLength(0);
+    } finally {
+      await down.stop();
+    }
+  });
+});
+
 describe('lead webhooks to a private address', () => {
   let kb: Kbchat;
   let receiver: WebhookReceiver;

@@ -46,6 +46,7 @@ export const KBCHAT_TABLES = [
   'crawl_changes',
   'curated_answers',
   'knowledge_gap_dismissals',
+  'kbchat_install',
 ] as const;
 
 /** The migration runner's own tables (packages/shared/src/db/migrate.ts). */

@@ -109,10 +109,16 @@ const configObject = z.object({
   /** Unset: redis://127.0.0.1:6379, or a private redis-server under DATA_DIR when none answers there. */
   REDIS_URL: optionalString.pipe(url(['redis:', 'rediss:']).optional()),
   /** Prefix of every Redis key kbchat writes (queues use it as a {hash tag} for Redis Cluster). */
-  REDIS_PREFIX: z
-    .string()
-    .regex(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 characters of A-Z a-z 0-9 : _ -' })
-    .default('kbchat'),
+  /**
+   * Unset: `kbchat`, except on the embedded database, where it is `kbchat-` and the database's own
+   * id, so two installs on one Redis never share queues (docs/pipeline.md "One database per queue").
+   */
+  REDIS_PREFIX: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9:_-]{1,64}$/, { message: 'must be 1-64 characters of A-Z a-z 0-9 : _ -' })
+      .optional(),
+  ),
 
   // Providers
   OPENAI_API_KEY: optionalString,
@@ -137,6 +143,8 @@ const configObject = z.object({
   CHAT_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(60),
   /** Leads one IP (an IPv6 /64) may submit per client per hour: form spam stops here. */
   LEAD_RATE_LIMIT_PER_HOUR: int(1, 1_000_000).default(20),
+  /** Leads one client accepts per hour from every address together: a flood from many addresses stops here. */
+  LEAD_CLIENT_LIMIT_PER_HOUR: int(1, 1_000_000).default(200),
   MAX_PAGES_DEFAULT: int(1, 1_000_000).default(50),
   MAX_PAGES_LIMIT: int(1, 1_000_000).default(1000),
 
@@ -217,16 +225,21 @@ const configObject = z.object({
   OUTBOUND_ALLOW_PRIVATE_NETWORKS: bool.default(false),
 });
 
-export const configSchema = configObject.superRefine((c, ctx) => {
-  for (const key of ['CHAT_PROVIDER', 'EMBEDDING_PROVIDER'] as const) {
-    if (c[key] === 'openai' && c.OPENAI_API_KEY === undefined) {
-      ctx.addIssue({ code: 'custom', path: [key], message: 'is openai but OPENAI_API_KEY is not set' });
+export const DEFAULT_REDIS_PREFIX = 'kbchat';
+
+export const configSchema = configObject
+  .superRefine((c, ctx) => {
+    for (const key of ['CHAT_PROVIDER', 'EMBEDDING_PROVIDER'] as const) {
+      if (c[key] === 'openai' && c.OPENAI_API_KEY === undefined) {
+        ctx.addIssue({ code: 'custom', path: [key], message: 'is openai but OPENAI_API_KEY is not set' });
+      }
     }
-  }
-  if (c.MAX_PAGES_DEFAULT > c.MAX_PAGES_LIMIT) {
-    ctx.addIssue({ code: 'custom', path: ['MAX_PAGES_DEFAULT'], message: `must not exceed MAX_PAGES_LIMIT (${c.MAX_PAGES_LIMIT})` });
-  }
-});
+    if (c.MAX_PAGES_DEFAULT > c.MAX_PAGES_LIMIT) {
+      ctx.addIssue({ code: 'custom', path: ['MAX_PAGES_DEFAULT'], message: `must not exceed MAX_PAGES_LIMIT (${c.MAX_PAGES_LIMIT})` });
+    }
+  })
+  // REDIS_PREFIX_SET tells the runtime whether it may derive the prefix (embedded database).
+  .transform((c) => ({ ...c, REDIS_PREFIX: c.REDIS_PREFIX ?? DEFAULT_REDIS_PREFIX, REDIS_PREFIX_SET: c.REDIS_PREFIX !== undefined }));
 
 /** Every variable the service reads. */
 export const configKeys = Object.keys(configObject.shape) as (keyof typeof configObject.shape)[];

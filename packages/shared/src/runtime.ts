@@ -4,6 +4,7 @@ import { type Config, describeConfig, resolvedProviders } from './config.ts';
 import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool, type Pool } from './db/pool.ts';
+import { adoptQueue, derivedRedisPrefix, type QueueOwners, readInstallId, watchQueueOwners } from './install.ts';
 import type { Logger } from './logger.ts';
 import { QueueProducer } from './queue/contract.ts';
 import { crawlQueue, embedQueue, webhookQueue } from './queue/queues.ts';
@@ -22,6 +23,10 @@ export interface Runtime {
   pool: Pool;
   databaseUrl: string;
   redisUrl: string;
+  /** The database's id (kbchat_install): the owner stamped on every job this process enqueues. */
+  installId: string;
+  /** Other databases seen on this REDIS_PREFIX (docs/pipeline.md "One database per queue"). */
+  queueOwners: QueueOwners;
   /** Fail-fast connection for request paths (rate limits, caches, readiness). */
   redis: Redis;
   queues: Queues;
@@ -31,7 +36,8 @@ export interface Runtime {
 
 export class StartupError extends Error {}
 
-export async function createRuntime(config: Config, log: Logger): Promise<Runtime> {
+export async function createRuntime(startConfig: Config, log: Logger): Promise<Runtime> {
+  let config = startConfig;
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
     const providers = resolvedProviders(config);
@@ -62,6 +68,17 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
     });
     cleanups.push(() => pool.end());
 
+    const installId = await readInstallId(pool);
+    if (!config.DATABASE_URL && !config.REDIS_PREFIX_SET) {
+      // An embedded install: queues of its own, whatever else runs on this machine's Redis.
+      const derived = derivedRedisPrefix(config.REDIS_PREFIX, installId);
+      const adopted = await adoptQueue(pool, config.REDIS_PREFIX, derived);
+      if (adopted.leads + adopted.jobs > 0)
+        log.info({ from: config.REDIS_PREFIX, to: derived, ...adopted }, "queue work moved to this install's prefix");
+      config = { ...config, REDIS_PREFIX: derived };
+    }
+    log.info({ database: installId, redisPrefix: config.REDIS_PREFIX }, 'queue namespace');
+
     const redisUrl = await resolveRedis(config, log, cleanups);
     const redis = createRedis(redisUrl);
     redis.on('error', logRedisErrors(log, { connection: 'commands' }));
@@ -71,11 +88,15 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
     await waitUntilReady(redis, 10_000);
 
     const queues: Queues = {
-      crawl: new QueueProducer(crawlQueue, redis, config, log),
-      embed: new QueueProducer(embedQueue, redis, config, log),
-      webhook: new QueueProducer(webhookQueue, redis, config, log),
+      crawl: new QueueProducer(crawlQueue, redis, config, log, installId),
+      embed: new QueueProducer(embedQueue, redis, config, log, installId),
+      webhook: new QueueProducer(webhookQueue, redis, config, log, installId),
     };
     cleanups.push(() => Promise.all(Object.values(queues).map((q) => q.close())));
+
+    const queueOwners = watchQueueOwners(redis, { prefix: config.REDIS_PREFIX, installId, log });
+    cleanups.push(async () => queueOwners.stop());
+    await queueOwners.check().catch((err: Error) => log.warn({ err: { message: err.message } }, 'could not record this database in Redis'));
 
     return {
       config,
@@ -83,6 +104,8 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
       pool,
       databaseUrl,
       redisUrl,
+      installId,
+      queueOwners,
       redis,
       queues,
       close: () => runCleanups(cleanups, log),

@@ -28,6 +28,7 @@ export function buildCrawler(rt: Runtime): CrawlerWorkers {
     registerWorker(crawlQueue, crawlHandlers(crawl), {
       connection,
       redisPrefix: rt.config.REDIS_PREFIX,
+      owner: rt.installId,
       concurrency: rt.config.CRAWL_CONCURRENCY,
       log,
       // A killed worker's pages return to the queue once their lock lapses; a page may stall twice
@@ -37,6 +38,7 @@ export function buildCrawler(rt: Runtime): CrawlerWorkers {
     registerWorker(webhookQueue, webhookHandlers(rt), {
       connection,
       redisPrefix: rt.config.REDIS_PREFIX,
+      owner: rt.installId,
       concurrency: rt.config.WEBHOOK_CONCURRENCY,
       log,
       worker: webhookWorkerOptions,

@@ -29,6 +29,7 @@ export function buildEmbedder(rt: Runtime): EmbedderWorkers {
     registerWorker(embedQueue, handlers, {
       connection,
       redisPrefix: rt.config.REDIS_PREFIX,
+      owner: rt.installId,
       // Each job sends its requests one after another: EMBED_CONCURRENCY bounds requests in flight per process.
       concurrency: rt.config.EMBED_CONCURRENCY,
       log,

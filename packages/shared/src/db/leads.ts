@@ -22,6 +22,11 @@ export interface LeadRow {
   webhook_attempts: number;
   webhook_locked_until: Date | null;
   webhook_finished_at: Date | null;
+  /** Where the lead's webhook goes, as configured when it was captured (null: captured before this was kept). */
+  webhook_url: string | null;
+  webhook_format: WebhookFormat | null;
+  /** The lead's current delivery job id (null: the first one, webhookJobId(id)). */
+  webhook_job: string | null;
   created_at: Date;
 }
 
@@ -34,14 +39,17 @@ export interface NewLead {
   sessionId?: string | undefined;
   sourceIp?: string | undefined;
   webhookStatus: 'none' | 'pending';
+  /** The client's webhook URL and format now: the lead is delivered there even if the client's settings change. */
+  webhookUrl?: string | null | undefined;
+  webhookFormat?: WebhookFormat | undefined;
   /** REDIS_PREFIX of the deployment whose queue (and outbox sweep) delivers this lead. */
   webhookQueue: string;
 }
 
 export async function insertLead(db: Queryable, lead: NewLead): Promise<LeadRow> {
   const { rows } = await db.query<LeadRow>(
-    `INSERT INTO leads (client_id, name, email, phone, message, session_id, source_ip, webhook_status, webhook_queue)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+    `INSERT INTO leads (client_id, name, email, phone, message, session_id, source_ip, webhook_status, webhook_queue, webhook_url, webhook_format)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
      RETURNING *`,
     [
       lead.clientId,
@@ -53,6 +61,8 @@ export async function insertLead(db: Queryable, lead: NewLead): Promise<LeadRow>
       lead.sourceIp ?? null,
       lead.webhookStatus,
       lead.webhookStatus === 'none' ? null : lead.webhookQueue,
+      lead.webhookStatus === 'none' ? null : (lead.webhookUrl ?? null),
+      lead.webhookStatus === 'none' ? null : (lead.webhookFormat ?? null),
     ],
   );
   return rows[0] as LeadRow;
@@ -77,16 +87,31 @@ export async function touchQueuedLeads(db: Queryable, leadIds: string[]): Promis
 export interface OutboxLead {
   id: string;
   client_id: string;
+  /** The lead's current job id; null: the first one. */
+  webhook_job: string | null;
 }
 
 export interface QueuedLead extends OutboxLead {
   webhook_attempts: number;
 }
 
+/**
+ * Gives an undelivered lead a new job id, if its current one is still `from` (so two sweepers racing
+ * give it one new job, not two). Returns whether this caller made the change.
+ */
+export async function replaceLeadJob(db: Queryable, leadId: string, from: string | null, to: string): Promise<boolean> {
+  const { rowCount } = await db.query(
+    `UPDATE leads SET webhook_job = $3
+      WHERE id = $1 AND webhook_job IS NOT DISTINCT FROM $2 AND webhook_status IN ('pending', 'queued')`,
+    [leadId, from, to],
+  );
+  return rowCount === 1;
+}
+
 /** Committed leads of one queue whose job never reached Redis, oldest first. */
 export async function pendingLeads(db: Queryable, queue: string, olderThanMs: number, limit: number): Promise<OutboxLead[]> {
   const { rows } = await db.query<OutboxLead>(
-    `SELECT id, client_id FROM leads
+    `SELECT id, client_id, webhook_job FROM leads
       WHERE webhook_status = 'pending' AND webhook_queue = $1 AND created_at < now() - $2 * interval '1 millisecond'
       ORDER BY created_at
       LIMIT $3`,
@@ -98,7 +123,7 @@ export async function pendingLeads(db: Queryable, queue: string, olderThanMs: nu
 /** Queued leads of one queue not seen in Redis for a while (their job may have vanished), least recently checked first. */
 export async function staleQueuedLeads(db: Queryable, queue: string, notSeenForMs: number, limit: number): Promise<QueuedLead[]> {
   const { rows } = await db.query<QueuedLead>(
-    `SELECT id, client_id, webhook_attempts FROM leads
+    `SELECT id, client_id, webhook_job, webhook_attempts FROM leads
       WHERE webhook_status = 'queued' AND webhook_queue = $1
         AND coalesce(webhook_queued_at, created_at) < now() - $2 * interval '1 millisecond'
       ORDER BY webhook_queued_at NULLS FIRST
@@ -108,7 +133,11 @@ export async function staleQueuedLeads(db: Queryable, queue: string, notSeenForM
   return rows;
 }
 
-/** What a delivery needs: the lead and its client's webhook settings, read fresh for every attempt. */
+/**
+ * What a delivery needs, read fresh for every attempt: the lead, the URL and format it was captured
+ * with, and its client's name and current secret (a rotated secret signs the next attempt). A client
+ * whose webhook URL has been removed since wants no more webhooks: lead_webhook_url is then null.
+ */
 export type LeadForDelivery = Pick<
   LeadRow,
   'id' | 'client_id' | 'name' | 'email' | 'phone' | 'message' | 'session_id' | 'webhook_status' | 'created_at'
@@ -122,7 +151,9 @@ export type LeadForDelivery = Pick<
 export async function findLeadForDelivery(db: Queryable, leadId: string, clientId: string): Promise<LeadForDelivery | undefined> {
   const { rows } = await db.query<LeadForDelivery>(
     `SELECT l.id, l.client_id, l.name, l.email, l.phone, l.message, l.session_id, l.webhook_status, l.created_at,
-            c.name AS client_name, c.lead_webhook_url, c.webhook_format, c.webhook_secret
+            c.name AS client_name, c.webhook_secret,
+            CASE WHEN c.lead_webhook_url IS NOT NULL THEN coalesce(l.webhook_url, c.lead_webhook_url) END AS lead_webhook_url,
+            coalesce(l.webhook_format, c.webhook_format) AS webhook_format
        FROM leads l JOIN clients c ON c.id = l.client_id
       WHERE l.id = $1 AND l.client_id = $2`,
     [leadId, clientId],
@@ -227,4 +258,25 @@ export async function listLeads(
     db.query<{ total: number }>(`SELECT count(*)::int AS total FROM leads WHERE client_id = $1`, [clientId]),
   ]);
   return { rows: list.rows, total: count.rows[0]?.total ?? 0 };
+}
+
+/** Serialises the lead-limit count and insert of one client (the Postgres fallback of the rate limit). */
+export async function lockClientLeadLimit(tx: Queryable, clientId: string): Promise<void> {
+  await tx.query(`SELECT pg_advisory_xact_lock(hashtextextended('kbchat:lead-limit:' || $1::text, 0))`, [clientId]);
+}
+
+/** The client's leads of the last windowMs, per source address: how many, and the age of the oldest. */
+export async function recentLeadsBySource(
+  db: Queryable,
+  clientId: string,
+  windowMs: number,
+): Promise<{ sourceIp: string | null; count: number; oldestAgeMs: number }[]> {
+  const { rows } = await db.query<{ source_ip: string | null; n: number; oldest_ms: number }>(
+    `SELECT source_ip, count(*)::int AS n, (extract(epoch FROM now() - min(created_at)) * 1000)::float8 AS oldest_ms
+       FROM leads
+      WHERE client_id = $1 AND created_at > now() - $2 * interval '1 millisecond'
+      GROUP BY source_ip`,
+    [clientId, windowMs],
+  );
+  return rows.map((r) => ({ sourceIp: r.source_ip, count: r.n, oldestAgeMs: r.oldest_ms }));
 }

@@ -1,5 +1,13 @@
 import type { Config } from '../config.ts';
-import { markLeadsFailed, markLeadsQueued, type OutboxLead, pendingLeads, staleQueuedLeads, touchQueuedLeads } from '../db/leads.ts';
+import {
+  markLeadsFailed,
+  markLeadsQueued,
+  type OutboxLead,
+  pendingLeads,
+  replaceLeadJob,
+  staleQueuedLeads,
+  touchQueuedLeads,
+} from '../db/leads.ts';
 import type { Pool } from '../db/pool.ts';
 import type { Logger } from '../logger.ts';
 import type { Queues } from '../runtime.ts';
@@ -28,6 +36,17 @@ export function webhookJobId(leadId: string): string {
   return `lead-${leadId}`;
 }
 
+/** The id of the lead's current job: the first is webhookJobId, each replacement adds a number. */
+export function currentJobId(lead: Pick<OutboxLead, 'id' | 'webhook_job'>): string {
+  return lead.webhook_job ?? webhookJobId(lead.id);
+}
+
+/** lead-<id> → lead-<id>.2 → lead-<id>.3 …: deterministic, so two sweepers agree on it. */
+export function nextJobId(lead: Pick<OutboxLead, 'id' | 'webhook_job'>): string {
+  const n = Number(/\.(\d+)$/.exec(currentJobId(lead))?.[1] ?? 1);
+  return `${webhookJobId(lead.id)}.${n + 1}`;
+}
+
 /** Puts the leads' webhook jobs in Redis and marks them queued. Throws when Redis does not take them. */
 export async function enqueueLeadWebhooks(deps: OutboxDeps, leads: OutboxLead[]): Promise<void> {
   if (leads.length === 0) return;
@@ -36,7 +55,7 @@ export async function enqueueLeadWebhooks(deps: OutboxDeps, leads: OutboxLead[])
       leads.map((l) => ({
         name: 'webhook.lead' as const,
         data: { leadId: l.id, clientId: l.client_id },
-        opts: { jobId: webhookJobId(l.id) },
+        opts: { jobId: currentJobId(l) },
       })),
     ),
     ENQUEUE_TIMEOUT_MS,
@@ -51,7 +70,7 @@ export async function enqueueLeadWebhooks(deps: OutboxDeps, leads: OutboxLead[])
 export interface SweepResult {
   /** Pending leads put in Redis. */
   enqueued: number;
-  /** Queued leads whose job had vanished from Redis, or failed with attempts left, enqueued again. */
+  /** Queued leads whose job had vanished from Redis, completed without delivering, or failed with attempts left, enqueued again. */
   requeued: number;
   /** Queued leads whose job had failed with no attempts left, marked failed. */
   failed: number;
@@ -66,27 +85,35 @@ export async function sweepOutbox(deps: OutboxDeps): Promise<SweepResult> {
   await enqueueLeadWebhooks(deps, pending);
   result.enqueued = pending.length;
 
-  // A job can vanish: a Redis restarted without persistence, a flush, an operator's cleanup.
+  // The lead's row decides, not its job: a lead still undelivered by its row whose job is no longer
+  // waiting in Redis gets a job again. A job can vanish (a Redis restarted without persistence, a
+  // flush, an operator's cleanup), or finish without delivering: completed by a worker that found no
+  // such lead (another database's worker on shared queues), or failed for a reason the worker could
+  // not record (stalled too often across Redis restarts, the database away during the last attempt).
   const stale = await staleQueuedLeads(deps.pool, deps.config.REDIS_PREFIX, deps.config.WEBHOOK_OUTBOX_STALE_MS, STALE_BATCH);
   if (stale.length === 0) return result;
   const queue = deps.queues.webhook.queue;
   const states = await withTimeout(
-    Promise.all(stale.map((l) => queue.getJobState(webhookJobId(l.id)))),
+    Promise.all(stale.map((l) => queue.getJobState(currentJobId(l)))),
     ENQUEUE_TIMEOUT_MS * 5,
     'reading webhook job states timed out',
   );
+  // Vanished: its id is free again.
   const vanished = stale.filter((_, i) => states[i] === 'unknown');
-  // A failed job whose lead is still queued failed for a reason the worker could not record (a job
-  // that stalled too often across Redis restarts, the database away during the last attempt). The
-  // attempts counted in Postgres decide: attempts left → a new job, none left → the lead failed.
-  const failedJobs = stale.filter((_, i) => states[i] === 'failed');
-  const retry = failedJobs.filter((l) => l.webhook_attempts < deps.config.WEBHOOK_MAX_ATTEMPTS);
-  const exhausted = failedJobs.filter((l) => l.webhook_attempts >= deps.config.WEBHOOK_MAX_ATTEMPTS);
-  const present = stale.filter((_, i) => states[i] !== 'unknown' && states[i] !== 'failed');
+  // Finished in Redis: a new job, with a new id (the finished job keeps the old one). For a failed
+  // job the attempts counted in Postgres decide: attempts left → a new job, none left → the lead failed.
+  const finished = stale.filter(
+    (l, i) => states[i] === 'completed' || (states[i] === 'failed' && l.webhook_attempts < deps.config.WEBHOOK_MAX_ATTEMPTS),
+  );
+  const exhausted = stale.filter((l, i) => states[i] === 'failed' && l.webhook_attempts >= deps.config.WEBHOOK_MAX_ATTEMPTS);
+  const present = stale.filter((_, i) => !['unknown', 'completed', 'failed'].includes(states[i] as string));
 
-  // The failed job still holds the lead's job id: remove it so the lead can have a new one.
-  await Promise.all(retry.map((l) => queue.remove(webhookJobId(l.id))));
-  const requeue = [...vanished, ...retry];
+  const renewed: OutboxLead[] = [];
+  for (const l of finished) {
+    const next = nextJobId(l);
+    if (await replaceLeadJob(deps.pool, l.id, l.webhook_job, next)) renewed.push({ ...l, webhook_job: next });
+  }
+  const requeue = [...vanished, ...renewed];
   await enqueueLeadWebhooks(deps, requeue);
   await touchQueuedLeads(
     deps.pool,

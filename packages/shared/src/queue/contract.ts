@@ -1,4 +1,4 @@
-import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
+import { DelayedError, type Job, type JobsOptions, Queue, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
@@ -60,14 +60,29 @@ export function queuePrefix(redisPrefix: string): string {
   return `{${redisPrefix}}`;
 }
 
+/**
+ * The payload field naming the database a job belongs to (kbchat_install.id), added by the producer
+ * beside the job's own fields. A worker of another database on the same queues hands such a job back
+ * instead of running it (registerWorker); jobs without it (enqueued before it existed) run anywhere.
+ */
+export const JOB_OWNER_FIELD = 'install';
+
+/** How long a worker leaves another database's job before it is handed out again: short, longer as the job ages. */
+function foreignJobDelayMs(job: Job): number {
+  const base = Math.min(30_000, Math.max(200, (Date.now() - job.timestamp) / 20));
+  return Math.round(base + Math.random() * base);
+}
+
 export class QueueProducer<Q extends AnyQueue> {
   readonly queue: Queue;
   readonly definition: Q;
   readonly options: QueueJobOptions<Q['jobs']>;
+  private readonly owner: string | undefined;
 
-  constructor(definition: Q, connection: Redis, config: QueueConfig & Pick<Config, 'REDIS_PREFIX'>, log: Logger) {
+  constructor(definition: Q, connection: Redis, config: QueueConfig & Pick<Config, 'REDIS_PREFIX'>, log: Logger, owner?: string) {
     this.definition = definition;
     this.options = definition.jobOptions(config);
+    this.owner = owner;
     this.queue = new Queue(definition.name, {
       connection,
       prefix: queuePrefix(config.REDIS_PREFIX),
@@ -98,7 +113,8 @@ export class QueueProducer<Q extends AnyQueue> {
   private parse<N extends JobName<Q>>(name: N, data: unknown): JobData<Q, N> {
     const schema = this.definition.jobs[name];
     if (!schema) throw new Error(`Queue ${this.definition.name} has no job named ${name}`);
-    return schema.parse(data) as JobData<Q, N>;
+    const parsed = schema.parse(data) as JobData<Q, N>;
+    return this.owner === undefined ? parsed : ({ ...(parsed as object), [JOB_OWNER_FIELD]: this.owner } as JobData<Q, N>);
   }
 
   /**
@@ -148,6 +164,8 @@ export function registerWorker<Q extends AnyQueue>(
     redisPrefix: string;
     concurrency: number;
     log: Logger;
+    /** This process's database (kbchat_install.id): jobs stamped with another one are handed back. */
+    owner?: string;
     worker?: Partial<WorkerOptions>;
   },
 ): Worker {
@@ -157,7 +175,13 @@ export function registerWorker<Q extends AnyQueue>(
 
   const worker = new Worker(
     definition.name,
-    async (job: Job) => {
+    async (job: Job, token?: string) => {
+      const owner = (job.data as Record<string, unknown> | null | undefined)?.[JOB_OWNER_FIELD];
+      if (options.owner !== undefined && typeof owner === 'string' && owner !== options.owner) {
+        // Another database's job on shared queues: running it here would find nothing and lose it.
+        await job.moveToDelayed(Date.now() + foreignJobDelayMs(job), token);
+        throw new DelayedError();
+      }
       const schema = definition.jobs[job.name];
       const handler = (handlers as Record<string, ((data: unknown, job: Job) => Promise<unknown>) | undefined>)[job.name];
       if (!schema || !handler) throw new UnrecoverableError(`unknown job name ${job.name}`);

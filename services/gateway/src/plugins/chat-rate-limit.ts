@@ -17,8 +17,10 @@ import type { ClientContext, Result } from 'ioredis';
  * replicas with skewed clocks agree. Rejected requests are not logged in the window, so a client
  * hammering past its limit regains capacity as its accepted requests age out.
  *
- * Redis down: fail open (the request is served, a warning is logged at most every 30 s). A
- * missing rate limit for a minute is a smaller harm than every tenant's chat going dark.
+ * Redis down: each gateway process falls back to a sliding window of its own, in memory, with the
+ * same limit (a warning is logged at most every 30 s). Chat stays up for every tenant, and a flood
+ * is still bounded — by the limit times the number of gateway processes instead of the limit.
+ * The in-memory window starts empty when Redis stops answering.
  */
 const SLIDING_WINDOW = `
 local key = KEYS[1]
@@ -68,6 +70,7 @@ export function chatRateLimit(deps: ChatRateLimitDeps) {
     deps.redis.defineCommand('kbchatSlidingWindow', { numberOfKeys: 1, lua: SLIDING_WINDOW });
   }
   let lastWarning = 0;
+  const floor = new MemoryWindows(WINDOW_MS, deps.limitPerMinute);
   // Window entries must be unique across replicas: a random prefix per process, then a counter
   // (a getrandom call per request was ~30 µs of the event loop).
   const memberPrefix = `${randomBytes(6).toString('base64url')}.`;
@@ -86,9 +89,9 @@ export function chatRateLimit(deps: ChatRateLimitDeps) {
     } catch (err) {
       if (Date.now() - lastWarning > 30_000) {
         lastWarning = Date.now();
-        deps.log.warn({ err: { message: (err as Error).message } }, 'chat rate limit unavailable (Redis); serving without it');
+        deps.log.warn({ err: { message: (err as Error).message } }, 'chat rate limit: Redis unavailable, limiting per process in memory');
       }
-      return;
+      result = floor.take(`${deps.name ?? 'chat'}:${clientId}`, Date.now());
     }
     const [allowed, count, resetMs] = result;
     const resetSeconds = Math.max(1, Math.ceil(resetMs / 1000));
@@ -101,4 +104,39 @@ export function chatRateLimit(deps: ChatRateLimitDeps) {
       ]);
     }
   };
+}
+
+/** Most clients the in-memory fallback tracks at once; the least recently seen is forgotten first. */
+const MEMORY_MAX_KEYS = 10_000;
+
+/**
+ * The same sliding-window log as the Lua script, in this process's memory: the floor while Redis is
+ * away. Bounded: at most `limit` timestamps per key and MEMORY_MAX_KEYS keys.
+ */
+export class MemoryWindows {
+  private readonly logs = new Map<string, number[]>();
+  private readonly windowMs: number;
+  private readonly limit: number;
+  constructor(windowMs: number, limit: number) {
+    this.windowMs = windowMs;
+    this.limit = limit;
+  }
+
+  /** Same reply as the script: [allowed (1|0), count in the window, ms until a slot frees]. */
+  take(key: string, now: number): [number, number, number] {
+    const log = (this.logs.get(key) ?? []).filter((t) => t > now - this.windowMs);
+    this.logs.delete(key);
+    let allowed = 0;
+    if (log.length < this.limit) {
+      log.push(now);
+      allowed = 1;
+    }
+    this.logs.set(key, log);
+    if (this.logs.size > MEMORY_MAX_KEYS) {
+      const oldest = this.logs.keys().next().value;
+      if (oldest !== undefined) this.logs.delete(oldest);
+    }
+    const resetMs = (log[0] ?? now) + this.windowMs - now;
+    return [allowed, log.length, resetMs];
+  }
 }

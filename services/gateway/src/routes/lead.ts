@@ -24,7 +24,7 @@ export function leadRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       },
       async (req, reply) => {
         const { leadId, quota } = await captureLead(deps, req.body, req.ip, req.publicClient);
-        if (quota) reply.headers(quotaHeaders(quota));
+        reply.headers(quotaHeaders(quota));
         return { success: true as const, leadId, message: 'Thank you! Your details have been received.' };
       },
     );
