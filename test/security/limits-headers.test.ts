@@ -2,7 +2,7 @@
 // characters and context ≤ 8 KB on both chat endpoints, and security headers on the HTML pages.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_CONTEXT_BYTES, MAX_MESSAGE_CHARS } from '@kbchat/shared/schemas/chat';
+import { MAX_CONTEXT_BYTES, MAX_CONTEXT_DEPTH, MAX_MESSAGE_CHARS } from '@kbchat/shared/schemas/chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from '../browser/support.ts';
 import { buildGatewayApp, type GatewayApp } from './support/gateway-app.ts';
@@ -108,6 +108,28 @@ describe('body size limits', () => {
     // Multi-byte characters count as the bytes they take.
     const wide = await post({ clientId, message: 'Hello', context: { n: '€'.repeat(3000) } });
     expect(wide.statusCode).toBe(400);
+  });
+
+  it.each(['/api/chat', '/api/chat/stream'])('%s: context nested deeper than 32 levels is a 400, not a stack overflow', async (url) => {
+    const post = (payload: string) => g.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+    expect(MAX_CONTEXT_DEPTH).toBe(32);
+    // context is level 1; {"a": [...]} puts the innermost array at level depth.
+    const nested = (depth: number) =>
+      `{"clientId":"${clientId}","message":"Hello","context":{"a":${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}}}`;
+    expect((await post(nested(MAX_CONTEXT_DEPTH))).statusCode).toBe(200);
+    for (const depth of [MAX_CONTEXT_DEPTH + 1, 6_000]) {
+      const res = await post(nested(depth));
+      expect(res.statusCode, `depth ${depth}`).toBe(400);
+      expect(res.json()).toEqual({
+        error: 'Invalid request',
+        details: ['context must not nest objects or arrays more than 32 levels deep'],
+      });
+    }
+    // 6,000 levels of objects and arrays mixed, over real HTTP.
+    const probe = `{"clientId":"${clientId}","message":"hi","context":{"x":${'[{"b":'.repeat(3000)}1${'}]'.repeat(3000)}}}`;
+    const res = await fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: probe });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'Invalid request' });
   });
 });
 
