@@ -93,8 +93,22 @@ const configObject = z.object({
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(64 * 1024),
   /** Largest file POST /api/admin/clients/:clientId/sources/files takes (413 above it); a text source's body limit is 1 MB. */
   SOURCE_FILE_MAX_BYTES: int(1024, 500 * 1024 * 1024).default(20 * 1024 * 1024),
-  /** Bearer key for /api/admin/* and /admin/*. Unset: only loopback callers are served. */
-  ADMIN_API_KEY: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
+  /**
+   * Bearer key for /api/admin/* and /admin/*. Unset: only loopback callers are served. Refused at
+   * start when it could never match (whitespace at either end: the header is trimmed; characters a
+   * header cannot carry) or is guessable (fewer than 5 different characters, e.g. one repeated).
+   */
+  ADMIN_API_KEY: optionalString.pipe(
+    z
+      .string()
+      .min(16, { message: 'must be at least 16 characters' })
+      .refine((v) => v.trim() === v, { message: 'must not start or end with whitespace (the Authorization header is trimmed)' })
+      .refine((v) => /^[\x20-\x7e]*$/.test(v), { message: 'must be printable ASCII (it travels in a header)' })
+      .refine((v) => new Set(v).size >= 5, { message: 'must have at least 5 different characters (e.g. openssl rand -hex 32)' })
+      .optional(),
+  ),
+  /** Wrong admin keys one address (an IPv6 /64) may send in a sliding minute; then 429 for every admin request from it, the right key included. */
+  ADMIN_AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000).default(20),
 
   // Storage
   /** Postgres with pgvector. Unset: an embedded PGlite under DATA_DIR, served over the wire protocol. */

@@ -103,7 +103,16 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
 
   // Everything under /api/admin and /admin (but the page shell above) is registered in this scope, behind one auth hook.
   await app.register(async (admin) => {
-    admin.addHook('onRequest', adminAuthHook(config.ADMIN_API_KEY));
+    admin.addHook(
+      'onRequest',
+      adminAuthHook({
+        key: config.ADMIN_API_KEY,
+        redis: deps.redis,
+        log: deps.log,
+        keyPrefix: config.REDIS_PREFIX,
+        failuresPerMinute: config.ADMIN_AUTH_FAILURES_PER_MINUTE,
+      }),
+    );
     await metrics.routes(admin);
     await admin.register(adminClientRoutes(deps));
     await admin.register(adminLeadRoutes(deps));
