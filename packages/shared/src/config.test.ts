@@ -40,6 +40,8 @@ describe('loadConfig', () => {
     ['ADMIN_API_KEY', 'abab'.repeat(8)],
     ['ADMIN_API_KEY', 'clé-d’administration-0123456789'],
     ['ADMIN_AUTH_FAILURES_PER_MINUTE', '0'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '40000'],
+    ['HTTP_CONNECTION_TIMEOUT_MS', '60000'],
     ['MAX_PAGES_LIMIT', '0'],
   ])('a bad %s=%s stops the start with a message naming it', (key, value) => {
     let error: unknown;

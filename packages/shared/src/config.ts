@@ -91,6 +91,21 @@ const configObject = z.object({
       return z.NEVER;
     }),
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(64 * 1024),
+  /**
+   * Slow and stalled clients (docs/SECURITY.md §7). A request's line, headers and body must all
+   * arrive within HTTP_REQUEST_TIMEOUT_MS, the headers within HTTP_HEADERS_TIMEOUT_MS: else 408 and
+   * the socket closes. Only receiving is timed: a long answer (the SSE chat stream) is not a stalled body.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: int(100, 3_600_000).default(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: int(100, 3_600_000).default(10_000),
+  /** An idle keep-alive connection is closed after this (above a load balancer's idle timeout, e.g. ALB's 60 s). */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(0, 3_600_000).default(72_000),
+  /** A connection with no bytes either way for this long is closed (a client that stops reading); 0: never. Must exceed CRAWL_SYNC_WAIT_MS. */
+  HTTP_CONNECTION_TIMEOUT_MS: int(0, 86_400_000).default(180_000),
+  /** Requests one keep-alive connection may carry before it is closed; 0: no limit. */
+  HTTP_MAX_REQUESTS_PER_SOCKET: int(0, 1_000_000).default(0),
+  /** Open connections the gateway accepts; more are closed at once. 0: three quarters of the process's open-file limit. */
+  HTTP_MAX_CONNECTIONS: int(0, 10_000_000).default(0),
   /** Largest file POST /api/admin/clients/:clientId/sources/files takes (413 above it); a text source's body limit is 1 MB. */
   SOURCE_FILE_MAX_BYTES: int(1024, 500 * 1024 * 1024).default(20 * 1024 * 1024),
   /**
@@ -236,6 +251,20 @@ export const configSchema = configObject.superRefine((c, ctx) => {
     if (c[key] === 'openai' && c.OPENAI_API_KEY === undefined) {
       ctx.addIssue({ code: 'custom', path: [key], message: 'is openai but OPENAI_API_KEY is not set' });
     }
+  }
+  if (c.HTTP_HEADERS_TIMEOUT_MS > c.HTTP_REQUEST_TIMEOUT_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HTTP_HEADERS_TIMEOUT_MS'],
+      message: `must not exceed HTTP_REQUEST_TIMEOUT_MS (${c.HTTP_REQUEST_TIMEOUT_MS})`,
+    });
+  }
+  if (c.HTTP_CONNECTION_TIMEOUT_MS !== 0 && c.HTTP_CONNECTION_TIMEOUT_MS <= c.CRAWL_SYNC_WAIT_MS) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['HTTP_CONNECTION_TIMEOUT_MS'],
+      message: `must be 0 or exceed CRAWL_SYNC_WAIT_MS (${c.CRAWL_SYNC_WAIT_MS}): a synchronous crawl sends nothing while it waits`,
+    });
   }
   if (c.MAX_PAGES_DEFAULT > c.MAX_PAGES_LIMIT) {
     ctx.addIssue({ code: 'custom', path: ['MAX_PAGES_DEFAULT'], message: `must not exceed MAX_PAGES_LIMIT (${c.MAX_PAGES_LIMIT})` });

@@ -9,6 +9,7 @@ import { adminAuthHook } from './plugins/admin-auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerQueueDashboard } from './plugins/queue-dashboard.ts';
+import { maxConnections, slowClientOptions } from './plugins/slow-clients.ts';
 import { adminClientRoutes } from './routes/admin-clients.ts';
 import { adminConversationRoutes } from './routes/admin-conversations.ts';
 import { adminCrawlRoutes } from './routes/admin-crawl.ts';
@@ -32,6 +33,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log.child({ service: 'gateway' }) as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
+    ...slowClientOptions(config),
     trustProxy: config.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -43,6 +45,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
+  app.server.maxConnections = maxConnections(config);
   trackHandlersUntilClose(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
