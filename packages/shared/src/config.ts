@@ -164,6 +164,11 @@ const configObject = z.object({
 
   // Limits
   CHAT_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(60),
+  /**
+   * One visitor's share of it, per address (an IPv6 /64) and per sessionId, so a single visitor
+   * cannot spend the client's whole minute; keep it below CHAT_RATE_LIMIT_PER_MINUTE.
+   */
+  CHAT_VISITOR_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(20),
   /** Leads one IP (an IPv6 /64) may submit per client per hour: form spam stops here. */
   LEAD_RATE_LIMIT_PER_HOUR: int(1, 1_000_000).default(20),
   MAX_PAGES_DEFAULT: int(1, 1_000_000).default(50),

@@ -24,6 +24,7 @@ export function feedbackRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       log: deps.log,
       keyPrefix: deps.config.REDIS_PREFIX,
       limitPerMinute: deps.config.CHAT_RATE_LIMIT_PER_MINUTE,
+      visitorLimitPerMinute: deps.config.CHAT_VISITOR_RATE_LIMIT_PER_MINUTE,
       name: 'feedback',
     });
     app.post(
