@@ -48,7 +48,8 @@ describe('body size limits', () => {
 
   it('answers 413 JSON to an oversize body on every route that takes one', async () => {
     const limit = g.rt.config.BODY_LIMIT_BYTES;
-    const oversize = JSON.stringify({ clientId, message: 'x'.repeat(limit) });
+    // Past BODY_LIMIT_BYTES, and past the 1 MB a text source's route allows (docs/sources.md).
+    const oversize = JSON.stringify({ clientId, message: 'x'.repeat(Math.max(limit, 1024 * 1024)) });
     const routes = listRoutes(g.app).filter((r) => !['GET', 'HEAD'].includes(r.method));
     // Every POST/PUT/PATCH/DELETE/OPTIONS route: the public three, the admin API and the queue dashboard's actions.
     expect(routes.length).toBeGreaterThan(30);
@@ -85,6 +86,19 @@ describe('body size limits', () => {
     expect(chunked.status).toBe(413);
     expect(chunked.headers['content-type']).toMatch(/^application\/json/);
     expect(JSON.parse(chunked.body)).toMatchObject({ error: 'Payload too large' });
+  });
+
+  it('answers a malformed multipart upload 400 JSON, not 500', async () => {
+    for (const payload of ['true', 'x', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc']) {
+      const res = await g.app.inject({
+        method: 'POST',
+        url: `/api/admin/clients/${clientId}/sources/files`,
+        headers: { ...auth, 'content-type': 'multipart/form-data; boundary=xyz' },
+        payload,
+      });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'Invalid request', details: [expect.stringMatching(/^multipart body: /)] });
+    }
   });
 
   it.each(['/api/chat', '/api/chat/stream'])('%s: message ≤ 4,000 characters and context ≤ 8 KB, 400 beyond', async (url) => {
@@ -124,6 +138,12 @@ describe('body size limits', () => {
         error: 'Invalid request',
         details: ['context must not nest objects or arrays more than 32 levels deep'],
       });
+    }
+    // A NUL anywhere in context (Postgres jsonb cannot store one) is a 400 too, not a 500 at the INSERT.
+    for (const context of ['{"pageUrl":"a\\u0000b"}', '{"meta":{"k\\u0000":1}}', '{"list":[["x\\u0000"]]}']) {
+      const nul = await post(`{"clientId":"${clientId}","message":"Hello","context":${context}}`);
+      expect(nul.statusCode, context).toBe(400);
+      expect(nul.json()).toEqual({ error: 'Invalid request', details: ['context must not contain NUL characters'] });
     }
     // 6,000 levels of objects and arrays mixed, over real HTTP.
     const probe = `{"clientId":"${clientId}","message":"hi","context":{"x":${'[{"b":'.repeat(3000)}1${'}]'.repeat(3000)}}}`;

@@ -26,6 +26,23 @@ export function nestingExceeds(value: unknown, max: number): boolean {
   return false;
 }
 
+/** True when a key or string anywhere in value holds U+0000, which a Postgres jsonb cannot store. Iterative. */
+function holdsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') {
+      if (node.includes('\u0000')) return true;
+    } else if (node !== null && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
+}
+
 /**
  * context carries pageUrl and whatever metadata the embedding page sends. Unknown keys are kept
  * (the caller's metadata) but the whole object is bounded, so a session row cannot be inflated.
@@ -42,6 +59,11 @@ const context = z
     // Depth first, without recursion: JSON.stringify below recurses and would overflow the stack.
     if (nestingExceeds(value, MAX_CONTEXT_DEPTH)) {
       ctx.addIssue({ code: 'custom', message: `must not nest objects or arrays more than ${MAX_CONTEXT_DEPTH} levels deep` });
+      return;
+    }
+    // The session row keeps context as jsonb: a NUL reaching the INSERT was a 500.
+    if (holdsNul(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must not contain NUL characters' });
       return;
     }
     const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');

@@ -160,7 +160,9 @@ async function readUpload(
     const code = (err as { code?: string }).code;
     if (code === 'FST_REQ_FILE_TOO_LARGE')
       throw new PayloadTooLargeError('Payload too large', [`file: larger than ${maxBytes} bytes (SOURCE_FILE_MAX_BYTES)`]);
-    if (code?.startsWith('FST_') || (err as { statusCode?: number }).statusCode === 413) {
+    // busboy's own parse errors carry no code ("Unexpected end of multipart data", "Malformed part header"): the body's fault, a 400.
+    const malformed = /multipart|boundary|part header|part terminated/i.test((err as Error).message ?? '');
+    if (code?.startsWith('FST_') || malformed || (err as { statusCode?: number }).statusCode === 413) {
       throw new BadRequestError('Invalid request', [`multipart body: ${(err as Error).message}`]);
     }
     throw err;
