@@ -11,15 +11,17 @@ const REMOTE = '203.0.113.7';
 
 /**
  * What answers without a credential, by design: health, the OpenAPI page, the widget script, the
- * three public POST endpoints (spec §5) with their CORS preflights, and the /admin page shell and
+ * public POST endpoints (spec §5, and feedback) with their CORS preflights, source originals, and the /admin page shell and
  * its two assets, which carry no data (docs/widget.md "Admin page"; test/ui/ui-assets.test.ts).
  * A route outside this list that answers without the key fails the test.
  */
 const PUBLIC: RegExp[] = [
   /^(GET|HEAD) \/(healthz|readyz|widget\.js)$/,
   /^(GET|HEAD) \/docs(\/.*)?$/,
-  /^(POST|OPTIONS) \/api\/(chat|chat\/stream|lead)$/,
+  /^(POST|OPTIONS) \/api\/(chat|chat\/stream|lead|feedback)$/,
   /^(GET|HEAD) \/admin(\/app\.js|\/app\.css)?$/,
+  // The originals of text and file sources, which answers cite to visitors (docs/sources.md).
+  /^(GET|HEAD) \/files\/:sourceId$/,
 ];
 const isPublic = (r: RouteEntry) => PUBLIC.some((re) => re.test(`${r.method} ${r.url}`));
 const label = (r: RouteEntry) => `${r.method} ${r.url}`;
