@@ -336,6 +336,14 @@ export function redactUrl(raw: string): string {
   }
 }
 
+/**
+ * How often Node looks for requests past HTTP_REQUEST_TIMEOUT_MS / HTTP_HEADERS_TIMEOUT_MS: its
+ * default, 30 s, made a 60 s header timeout fire at ~88 s. A tenth of the header timeout, 100 ms–5 s.
+ */
+export function httpCheckIntervalMs(config: Pick<Config, 'HTTP_HEADERS_TIMEOUT_MS'>): number {
+  return Math.min(5_000, Math.max(100, Math.floor(config.HTTP_HEADERS_TIMEOUT_MS / 10)));
+}
+
 /** The providers actually used, after resolving `auto`. */
 export function resolvedProviders(config: Config): { chat: 'openai' | 'extractive'; embedding: 'openai' | 'local' } {
   const hasKey = config.OPENAI_API_KEY !== undefined;

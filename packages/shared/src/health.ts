@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { httpCheckIntervalMs } from './config.ts';
 import { describePaused, pausedQueues, type QueueName } from './pipeline/paused-queues.ts';
 import type { Runtime } from './runtime.ts';
 
@@ -71,24 +72,35 @@ export async function readiness(
  * it the way it probes the gateway. Plain node:http: a worker has no web framework to carry.
  */
 export async function startHealthServer(
-  rt: Pick<Runtime, 'pool' | 'redis' | 'queues'>,
+  rt: Pick<Runtime, 'pool' | 'redis' | 'queues' | 'config'>,
   host: string,
   port: number,
 ): Promise<{ port: number; close(): Promise<void> }> {
-  const server = http.createServer(async (req, res) => {
-    const path = (req.url ?? '').split('?')[0];
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify(body));
-    };
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, { error: 'Method not allowed', details: ['use GET'] });
-    if (path === '/healthz') return send(200, { status: 'ok' });
-    if (path === '/readyz') {
-      const r = await readiness(rt);
-      return send(r.ok ? 200 : 503, r.body);
-    }
-    return send(404, { error: 'Not found', details: [`no route for ${req.method} ${path}`] });
-  });
+  // The gateway's limits on slow clients (HTTP_* in config.ts): a probe port must not collect stalled sockets either.
+  const server = http.createServer(
+    {
+      requestTimeout: rt.config.HTTP_REQUEST_TIMEOUT_MS,
+      headersTimeout: rt.config.HTTP_HEADERS_TIMEOUT_MS,
+      keepAliveTimeout: rt.config.HTTP_KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: httpCheckIntervalMs(rt.config),
+    },
+    async (req, res) => {
+      const path = (req.url ?? '').split('?')[0];
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify(body));
+      };
+      if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, { error: 'Method not allowed', details: ['use GET'] });
+      if (path === '/healthz') return send(200, { status: 'ok' });
+      if (path === '/readyz') {
+        const r = await readiness(rt);
+        return send(r.ok ? 200 : 503, r.body);
+      }
+      return send(404, { error: 'Not found', details: [`no route for ${req.method} ${path}`] });
+    },
+  );
+  // A probe port needs few connections.
+  server.maxConnections = 256;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

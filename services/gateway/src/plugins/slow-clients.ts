@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { Config } from '@kbchat/shared/config';
+import { type Config, httpCheckIntervalMs } from '@kbchat/shared/config';
 import type { FastifyHttpOptions } from 'fastify';
 
 type TimeoutOptions = 'requestTimeout' | 'connectionTimeout' | 'keepAliveTimeout' | 'maxRequestsPerSocket';
@@ -11,9 +11,8 @@ export type SlowClientOptions = Pick<FastifyHttpOptions<never>, TimeoutOptions> 
  * Server options against slow and stalled clients (docs/SECURITY.md §7). Node times only what it
  * receives: a request whose line, headers and body have not all arrived within
  * HTTP_REQUEST_TIMEOUT_MS (headers: HTTP_HEADERS_TIMEOUT_MS) gets 408 JSON (clientErrorHandler) and
- * its socket closes; a long answer such as the SSE chat stream is not timed by these.
- * Node looks for overdue requests every connectionsCheckingInterval (30 s by default, which made a
- * 60 s header timeout fire at ~88 s): here a tenth of the header timeout, between 100 ms and 5 s.
+ * its socket closes; a long answer such as the SSE chat stream is not timed by these. Node looks
+ * for overdue requests every httpCheckIntervalMs (its 30 s default made them up to 30 s late).
  */
 export function slowClientOptions(config: Config): SlowClientOptions {
   return {
@@ -24,7 +23,7 @@ export function slowClientOptions(config: Config): SlowClientOptions {
     http: {
       requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
       headersTimeout: config.HTTP_HEADERS_TIMEOUT_MS,
-      connectionsCheckingInterval: Math.min(5_000, Math.max(100, Math.floor(config.HTTP_HEADERS_TIMEOUT_MS / 10))),
+      connectionsCheckingInterval: httpCheckIntervalMs(config),
     },
   };
 }
