@@ -88,6 +88,7 @@ const env: Record<string, string> = {
   LOG_LEVEL: 'warn',
   NODE_ENV: 'production',
   CHAT_RATE_LIMIT_PER_MINUTE: '1000000',
+  CHAT_VISITOR_RATE_LIMIT_PER_MINUTE: '1000000',
 };
 const gateway = spawnNode('services/gateway/src/main.ts', env);
 const baseUrl = `http://127.0.0.1:${port}`;

@@ -88,7 +88,13 @@ export async function chatBench(env: BenchEnv, options: ChatOptions): Promise<Pa
   const kb = await startKbchatProcess({
     databaseUrl: db.url,
     redisUrl: env.redisUrl,
-    env: { RUN: 'gateway', EMBEDDING_PROVIDER: 'local', CHAT_PROVIDER: 'extractive', CHAT_RATE_LIMIT_PER_MINUTE: '1000000' },
+    env: {
+      RUN: 'gateway',
+      EMBEDDING_PROVIDER: 'local',
+      CHAT_PROVIDER: 'extractive',
+      CHAT_RATE_LIMIT_PER_MINUTE: '1000000',
+      CHAT_VISITOR_RATE_LIMIT_PER_MINUTE: '1000000',
+    },
   });
   const floorPort = await freePort();
   const floor = spawnNode('bench/lib/floor-server.ts', { DATABASE_URL: db.url, PORT: String(floorPort) });

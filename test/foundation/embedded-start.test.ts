@@ -63,4 +63,16 @@ describe('embedded start', () => {
     expect(child.output()).toMatch(/PORT must be a number/);
     expect(child.output()).toMatch(/MAX_PAGES_LIMIT must be at least 1/);
   });
+
+  it('exits 1 naming ADMIN_API_KEY when it has whitespace at an end or is one repeated character', async () => {
+    for (const [key, reason] of [
+      [' kbchat-admin-key-0123456789 ', /ADMIN_API_KEY must not start or end with whitespace/],
+      ['k'.repeat(32), /ADMIN_API_KEY must have at least 5 different characters/],
+    ] as const) {
+      const child = spawnNode('bin/kbchat.ts', { ADMIN_API_KEY: key });
+      expect(await child.exited).toBe(1);
+      expect(child.output()).toMatch(reason);
+      expect(child.output()).not.toContain(key.trim());
+    }
+  });
 });

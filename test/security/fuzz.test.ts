@@ -242,6 +242,7 @@ describe('fuzzing every endpoint', () => {
       ADMIN_API_KEY: ADMIN_KEY,
       CHAT_RATE_LIMIT_PER_MINUTE: '1000000',
       LEAD_RATE_LIMIT_PER_HOUR: '1000000',
+      ADMIN_AUTH_FAILURES_PER_MINUTE: '1000000',
       // No crawler or embedder runs here: the admin endpoints answer 202 at once instead of waiting.
       CRAWL_SYNC_WAIT_MS: '0',
     });

@@ -2,7 +2,7 @@
 // characters and context ≤ 8 KB on both chat endpoints, and security headers on the HTML pages.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { MAX_CONTEXT_BYTES, MAX_MESSAGE_CHARS } from '@kbchat/shared/schemas/chat';
+import { MAX_CONTEXT_BYTES, MAX_CONTEXT_DEPTH, MAX_MESSAGE_CHARS } from '@kbchat/shared/schemas/chat';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hasChromium, launchChromium } from '../browser/support.ts';
 import { buildGatewayApp, type GatewayApp } from './support/gateway-app.ts';
@@ -89,6 +89,19 @@ describe('body size limits', () => {
     expect(JSON.parse(chunked.body)).toMatchObject({ error: 'Payload too large' });
   });
 
+  it('answers a malformed multipart upload 400 JSON, not 500', async () => {
+    for (const payload of ['true', 'x', '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a.txt"\r\n\r\nabc']) {
+      const res = await g.app.inject({
+        method: 'POST',
+        url: `/api/admin/clients/${clientId}/sources/files`,
+        headers: { ...auth, 'content-type': 'multipart/form-data; boundary=xyz' },
+        payload,
+      });
+      expect(res.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(res.json()).toMatchObject({ error: 'Invalid request', details: [expect.stringMatching(/^multipart body: /)] });
+    }
+  });
+
   it.each(['/api/chat', '/api/chat/stream'])('%s: message ≤ 4,000 characters and context ≤ 8 KB, 400 beyond', async (url) => {
     const post = (payload: unknown) => g.app.inject({ method: 'POST', url, payload: payload as object });
     expect(MAX_MESSAGE_CHARS).toBe(4000);
@@ -110,6 +123,34 @@ describe('body size limits', () => {
     // Multi-byte characters count as the bytes they take.
     const wide = await post({ clientId, message: 'Hello', context: { n: '€'.repeat(3000) } });
     expect(wide.statusCode).toBe(400);
+  });
+
+  it.each(['/api/chat', '/api/chat/stream'])('%s: context nested deeper than 32 levels is a 400, not a stack overflow', async (url) => {
+    const post = (payload: string) => g.app.inject({ method: 'POST', url, headers: { 'content-type': 'application/json' }, payload });
+    expect(MAX_CONTEXT_DEPTH).toBe(32);
+    // context is level 1; {"a": [...]} puts the innermost array at level depth.
+    const nested = (depth: number) =>
+      `{"clientId":"${clientId}","message":"Hello","context":{"a":${'['.repeat(depth - 1)}1${']'.repeat(depth - 1)}}}`;
+    expect((await post(nested(MAX_CONTEXT_DEPTH))).statusCode).toBe(200);
+    for (const depth of [MAX_CONTEXT_DEPTH + 1, 6_000]) {
+      const res = await post(nested(depth));
+      expect(res.statusCode, `depth ${depth}`).toBe(400);
+      expect(res.json()).toEqual({
+        error: 'Invalid request',
+        details: ['context must not nest objects or arrays more than 32 levels deep'],
+      });
+    }
+    // A NUL anywhere in context (Postgres jsonb cannot store one) is a 400 too, not a 500 at the INSERT.
+    for (const context of ['{"pageUrl":"a\\u0000b"}', '{"meta":{"k\\u0000":1}}', '{"list":[["x\\u0000"]]}']) {
+      const nul = await post(`{"clientId":"${clientId}","message":"Hello","context":${context}}`);
+      expect(nul.statusCode, context).toBe(400);
+      expect(nul.json()).toEqual({ error: 'Invalid request', details: ['context must not contain NUL characters'] });
+    }
+    // 6,000 levels of objects and arrays mixed, over real HTTP.
+    const probe = `{"clientId":"${clientId}","message":"hi","context":{"x":${'[{"b":'.repeat(3000)}1${'}]'.repeat(3000)}}}`;
+    const res = await fetch(`${baseUrl}${url}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: probe });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: 'Invalid request' });
   });
 });
 

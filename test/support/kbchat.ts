@@ -28,6 +28,9 @@ export function testEnv(overrides: Record<string, string | undefined> = {}): Rec
     PORT: '0',
     OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true',
     SHUTDOWN_TIMEOUT_MS: '10000',
+    // Every test's requests come from one loopback address, standing for many visitors: the
+    // per-visitor chat share is lifted here and tested where it is set (test/chat/visitor-rate-limit.test.ts).
+    CHAT_VISITOR_RATE_LIMIT_PER_MINUTE: '1000000',
     ...overrides,
   };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));

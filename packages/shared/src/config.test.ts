@@ -33,6 +33,15 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['OUTBOUND_ALLOW_PRIVATE_NETWORKS', 'maybe'],
     ['ADMIN_API_KEY', 'short'],
+    ['ADMIN_API_KEY', ' leading-space-admin-key-0123456789'],
+    ['ADMIN_API_KEY', 'trailing-space-admin-key-0123456789 '],
+    ['ADMIN_API_KEY', 'trailing-newline-admin-key-0123456789\n'],
+    ['ADMIN_API_KEY', 'a'.repeat(32)],
+    ['ADMIN_API_KEY', 'abab'.repeat(8)],
+    ['ADMIN_API_KEY', 'clé-d’administration-0123456789'],
+    ['ADMIN_AUTH_FAILURES_PER_MINUTE', '0'],
+    ['HTTP_HEADERS_TIMEOUT_MS', '40000'],
+    ['HTTP_CONNECTION_TIMEOUT_MS', '60000'],
     ['MAX_PAGES_LIMIT', '0'],
   ])('a bad %s=%s stops the start with a message naming it', (key, value) => {
     let error: unknown;
@@ -45,6 +54,28 @@ describe('loadConfig', () => {
     const issues = (error as ConfigError).issues;
     expect(issues.some((i) => i.startsWith(`${key} `))).toBe(true);
     expect((error as ConfigError).message).toContain(key);
+  });
+
+  it('says why an admin key that could never match, or is guessable, is refused', () => {
+    const issues = (value: string) => {
+      try {
+        loadConfig({ ADMIN_API_KEY: value });
+        return [];
+      } catch (err) {
+        return (err as ConfigError).issues;
+      }
+    };
+    expect(issues(' padded-admin-key-0123456789 ')).toEqual([
+      'ADMIN_API_KEY must not start or end with whitespace (the Authorization header is trimmed) (got <redacted>)',
+    ]);
+    expect(issues('x'.repeat(40))).toEqual([
+      'ADMIN_API_KEY must have at least 5 different characters (e.g. openssl rand -hex 32) (got <redacted>)',
+    ]);
+    // A key with inner spaces or of 5 different characters is fine.
+    expect(issues('correct horse battery staple')).toEqual([]);
+    expect(loadConfig({ ADMIN_API_KEY: 'abcde'.repeat(4) }).ADMIN_API_KEY).toBe('abcde'.repeat(4));
+    // Whitespace only is "unset", as for every optional variable: loopback callers only.
+    expect(loadConfig({ ADMIN_API_KEY: '   ' }).ADMIN_API_KEY).toBeUndefined();
   });
 
   it('never echoes a secret value in its error', () => {

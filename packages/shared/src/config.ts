@@ -91,10 +91,39 @@ const configObject = z.object({
       return z.NEVER;
     }),
   BODY_LIMIT_BYTES: int(1024, 50 * 1024 * 1024).default(64 * 1024),
+  /**
+   * Slow and stalled clients (docs/SECURITY.md §7). A request's line, headers and body must all
+   * arrive within HTTP_REQUEST_TIMEOUT_MS, the headers within HTTP_HEADERS_TIMEOUT_MS: else 408 and
+   * the socket closes. Only receiving is timed: a long answer (the SSE chat stream) is not a stalled body.
+   */
+  HTTP_REQUEST_TIMEOUT_MS: int(100, 3_600_000).default(30_000),
+  HTTP_HEADERS_TIMEOUT_MS: int(100, 3_600_000).default(10_000),
+  /** An idle keep-alive connection is closed after this (above a load balancer's idle timeout, e.g. ALB's 60 s). */
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: int(0, 3_600_000).default(72_000),
+  /** A connection with no bytes either way for this long is closed (a client that stops reading); 0: never. Must exceed CRAWL_SYNC_WAIT_MS. */
+  HTTP_CONNECTION_TIMEOUT_MS: int(0, 86_400_000).default(180_000),
+  /** Requests one keep-alive connection may carry before it is closed; 0: no limit. */
+  HTTP_MAX_REQUESTS_PER_SOCKET: int(0, 1_000_000).default(0),
+  /** Open connections the gateway accepts; more are closed at once. 0: three quarters of the process's open-file limit. */
+  HTTP_MAX_CONNECTIONS: int(0, 10_000_000).default(0),
   /** Largest file POST /api/admin/clients/:clientId/sources/files takes (413 above it); a text source's body limit is 1 MB. */
   SOURCE_FILE_MAX_BYTES: int(1024, 500 * 1024 * 1024).default(20 * 1024 * 1024),
-  /** Bearer key for /api/admin/* and /admin/*. Unset: only loopback callers are served. */
-  ADMIN_API_KEY: optionalString.pipe(z.string().min(16, { message: 'must be at least 16 characters' }).optional()),
+  /**
+   * Bearer key for /api/admin/* and /admin/*. Unset: only loopback callers are served. Refused at
+   * start when it could never match (whitespace at either end: the header is trimmed; characters a
+   * header cannot carry) or is guessable (fewer than 5 different characters, e.g. one repeated).
+   */
+  ADMIN_API_KEY: optionalString.pipe(
+    z
+      .string()
+      .min(16, { message: 'must be at least 16 characters' })
+      .refine((v) => v.trim() === v, { message: 'must not start or end with whitespace (the Authorization header is trimmed)' })
+      .refine((v) => /^[\x20-\x7e]*$/.test(v), { message: 'must be printable ASCII (it travels in a header)' })
+      .refine((v) => new Set(v).size >= 5, { message: 'must have at least 5 different characters (e.g. openssl rand -hex 32)' })
+      .optional(),
+  ),
+  /** Wrong admin keys one address (an IPv6 /64) may send in a sliding minute; then 429 for every admin request from it, the right key included. */
+  ADMIN_AUTH_FAILURES_PER_MINUTE: int(1, 1_000_000).default(20),
 
   // Storage
   /** Postgres with pgvector. Unset: an embedded PGlite under DATA_DIR, served over the wire protocol. */
@@ -141,6 +170,11 @@ const configObject = z.object({
 
   // Limits
   CHAT_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(60),
+  /**
+   * One visitor's share of it, per address (an IPv6 /64) and per sessionId, so a single visitor
+   * cannot spend the client's whole minute; keep it below CHAT_RATE_LIMIT_PER_MINUTE.
+   */
+  CHAT_VISITOR_RATE_LIMIT_PER_MINUTE: int(1, 1_000_000).default(20),
   /** Leads one IP (an IPv6 /64) may submit per client per hour: form spam stops here. */
   LEAD_RATE_LIMIT_PER_HOUR: int(1, 1_000_000).default(20),
   /** Leads one client accepts per hour from every address together: a flood from many addresses stops here. */
@@ -234,6 +268,20 @@ export const configSchema = configObject
         ctx.addIssue({ code: 'custom', path: [key], message: 'is openai but OPENAI_API_KEY is not set' });
       }
     }
+    if (c.HTTP_HEADERS_TIMEOUT_MS > c.HTTP_REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_HEADERS_TIMEOUT_MS'],
+        message: `must not exceed HTTP_REQUEST_TIMEOUT_MS (${c.HTTP_REQUEST_TIMEOUT_MS})`,
+      });
+    }
+    if (c.HTTP_CONNECTION_TIMEOUT_MS !== 0 && c.HTTP_CONNECTION_TIMEOUT_MS <= c.CRAWL_SYNC_WAIT_MS) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['HTTP_CONNECTION_TIMEOUT_MS'],
+        message: `must be 0 or exceed CRAWL_SYNC_WAIT_MS (${c.CRAWL_SYNC_WAIT_MS}): a synchronous crawl sends nothing while it waits`,
+      });
+    }
     if (c.MAX_PAGES_DEFAULT > c.MAX_PAGES_LIMIT) {
       ctx.addIssue({ code: 'custom', path: ['MAX_PAGES_DEFAULT'], message: `must not exceed MAX_PAGES_LIMIT (${c.MAX_PAGES_LIMIT})` });
     }
@@ -299,6 +347,14 @@ export function redactUrl(raw: string): string {
   } catch {
     return '<unparseable>';
   }
+}
+
+/**
+ * How often Node looks for requests past HTTP_REQUEST_TIMEOUT_MS / HTTP_HEADERS_TIMEOUT_MS: its
+ * default, 30 s, made a 60 s header timeout fire at ~88 s. A tenth of the header timeout, 100 ms–5 s.
+ */
+export function httpCheckIntervalMs(config: Pick<Config, 'HTTP_HEADERS_TIMEOUT_MS'>): number {
+  return Math.min(5_000, Math.max(100, Math.floor(config.HTTP_HEADERS_TIMEOUT_MS / 10)));
 }
 
 /** The providers actually used, after resolving `auto`. */

@@ -9,6 +9,7 @@ import { adminAuthHook } from './plugins/admin-auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerQueueDashboard } from './plugins/queue-dashboard.ts';
+import { maxConnections, slowClientOptions } from './plugins/slow-clients.ts';
 import { adminAnswerRoutes } from './routes/admin-answers.ts';
 import { adminClientRoutes } from './routes/admin-clients.ts';
 import { adminConversationRoutes } from './routes/admin-conversations.ts';
@@ -33,6 +34,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   const app = Fastify({
     loggerInstance: deps.log.child({ service: 'gateway' }) as FastifyBaseLogger,
     bodyLimit: config.BODY_LIMIT_BYTES,
+    ...slowClientOptions(config),
     trustProxy: config.TRUST_PROXY,
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
@@ -44,6 +46,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>();
 
+  app.server.maxConnections = maxConnections(config);
   trackHandlersUntilClose(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -104,7 +107,16 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
 
   // Everything under /api/admin and /admin (but the page shell above) is registered in this scope, behind one auth hook.
   await app.register(async (admin) => {
-    admin.addHook('onRequest', adminAuthHook(config.ADMIN_API_KEY));
+    admin.addHook(
+      'onRequest',
+      adminAuthHook({
+        key: config.ADMIN_API_KEY,
+        redis: deps.redis,
+        log: deps.log,
+        keyPrefix: config.REDIS_PREFIX,
+        failuresPerMinute: config.ADMIN_AUTH_FAILURES_PER_MINUTE,
+      }),
+    );
     await metrics.routes(admin);
     await admin.register(adminClientRoutes(deps));
     await admin.register(adminLeadRoutes(deps));

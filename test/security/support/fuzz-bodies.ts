@@ -291,14 +291,23 @@ export function fuzzCases(t: FuzzTargets): Record<string, fc.Arbitrary<FuzzCase>
       ),
     }),
   );
+  // A known client and a context nested far past MAX_CONTEXT_DEPTH (issue 21.2: 6,000 levels were a 500).
+  const deepContext = fc
+    .tuple(fc.constantFrom(t.clientId, t.lockedClientId), fc.constantFrom('[', '{"a":', '[{"b":'), fc.integer({ min: 33, max: 8_000 }))
+    .map(([clientId, open, depth]) => {
+      const close = open === '[' ? ']' : open === '{"a":' ? '}' : '}]';
+      return `{"clientId":"${clientId}","message":"hi","context":{"x":${open.repeat(depth)}1${close.repeat(depth)}}}`;
+    });
   const chat = (endpoint: string, url: string) =>
-    fc.tuple(encode(chatBody), origins).map(([enc, origin]) => ({
-      endpoint,
-      method: 'POST' as const,
-      url,
-      headers: origin ? { ...enc.headers, origin } : enc.headers,
-      ...(enc.payload === undefined ? {} : { payload: enc.payload }),
-    }));
+    fc
+      .tuple(encode(fc.oneof({ arbitrary: chatBody, weight: 12 }, { arbitrary: deepContext, weight: 1 })), origins)
+      .map(([enc, origin]) => ({
+        endpoint,
+        method: 'POST' as const,
+        url,
+        headers: origin ? { ...enc.headers, origin } : enc.headers,
+        ...(enc.payload === undefined ? {} : { payload: enc.payload }),
+      }));
 
   const leadBody = bodyFromFields(
     fc.record({

@@ -137,6 +137,11 @@ export class QueueProducer<Q extends AnyQueue> {
     return typeof s?.next === 'number' ? s.next : null;
   }
 
+  /** Paused (bull-board's pause, or queue.pause()): kept in Redis, so it survives restarts; workers take no job until resumed. */
+  paused(): Promise<boolean> {
+    return this.queue.isPaused();
+  }
+
   close(): Promise<void> {
     return this.queue.close();
   }

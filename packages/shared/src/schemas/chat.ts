@@ -4,11 +4,44 @@ import { requiredString } from './common.ts';
 /** Spec §8 leaves message and context size open; DESIGN.md §5 sets them. */
 export const MAX_MESSAGE_CHARS = 4_000;
 export const MAX_CONTEXT_BYTES = 8 * 1024;
+/** Nesting allowed inside context: page metadata is flat; 6,000 levels once overflowed the stack (a 500). */
+export const MAX_CONTEXT_DEPTH = 32;
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
 
 const sessionId = z
   .string({ error: 'must be a string' })
   .regex(SESSION_ID_PATTERN, { error: 'must be 1-128 characters of A-Z a-z 0-9 . _ : -' });
+
+/** True when objects/arrays in value nest deeper than max levels (value itself is level 1). Iterative. */
+export function nestingExceeds(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    const [node, depth] = item;
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > max) return true;
+    for (const child of Object.values(node)) {
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
+
+/** True when a key or string anywhere in value holds U+0000, which a Postgres jsonb cannot store. Iterative. */
+function holdsNul(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node === 'string') {
+      if (node.includes('\u0000')) return true;
+    } else if (node !== null && typeof node === 'object') {
+      for (const [key, child] of Object.entries(node)) {
+        if (key.includes('\u0000')) return true;
+        stack.push(child);
+      }
+    }
+  }
+  return false;
+}
 
 /**
  * context carries pageUrl and whatever metadata the embedding page sends. Unknown keys are kept
@@ -23,6 +56,16 @@ const context = z
   )
   .catchall(z.unknown())
   .superRefine((value, ctx) => {
+    // Depth first, without recursion: JSON.stringify below recurses and would overflow the stack.
+    if (nestingExceeds(value, MAX_CONTEXT_DEPTH)) {
+      ctx.addIssue({ code: 'custom', message: `must not nest objects or arrays more than ${MAX_CONTEXT_DEPTH} levels deep` });
+      return;
+    }
+    // The session row keeps context as jsonb: a NUL reaching the INSERT was a 500.
+    if (holdsNul(value)) {
+      ctx.addIssue({ code: 'custom', message: 'must not contain NUL characters' });
+      return;
+    }
     const bytes = Buffer.byteLength(JSON.stringify(value), 'utf8');
     if (bytes > MAX_CONTEXT_BYTES) {
       ctx.addIssue({ code: 'custom', message: `must be at most ${MAX_CONTEXT_BYTES} bytes when serialized (got ${bytes})` });

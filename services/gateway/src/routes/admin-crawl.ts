@@ -1,4 +1,5 @@
 import { prefersAsync, startCrawlJob, waitForJob } from '@kbchat/shared/jobs/start-job';
+import { pausedQueues } from '@kbchat/shared/pipeline/paused-queues';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { crawlRequestBody, crawlResult, jobAccepted } from '@kbchat/shared/schemas/crawl';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -11,6 +12,7 @@ import { disconnectSignal } from '../helpers/disconnect.ts';
  * stored and embedded (or their embedding failed); `wait: false`, `Prefer: respond-async`, or a
  * crawl outlasting CRAWL_SYNC_WAIT_MS → 202 with a statusUrl. details is a string here (spec §7).
  * A crawl of a source that is already being crawled joins the running job: its jobId, its result.
+ * With the crawl or embed queue paused, a sync request is answered 202 at once, naming it.
  */
 export function adminCrawlRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -41,9 +43,15 @@ export function adminCrawlRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           'no client has this clientId',
         );
         const asked = req.body.wait === false || prefersAsync(req.headers.prefer);
-        const finished = asked ? undefined : await waitForJob(deps.pool, job.id, deps.config.CRAWL_SYNC_WAIT_MS, disconnectSignal(reply));
+        // A crawl needs both queues: its pages are embedded before it completes. Paused, nothing would
+        // finish within the wait: answer 202 at once, naming them (docs/pipeline.md "Paused queues").
+        const paused = await pausedQueues(deps.queues, ['crawl', 'embed']).catch(() => []);
+        const finished =
+          asked || paused.length > 0
+            ? undefined
+            : await waitForJob(deps.pool, job.id, deps.config.CRAWL_SYNC_WAIT_MS, disconnectSignal(reply));
         if (finished?.kind === 'crawl' && finished.result) return reply.status(200).send(finished.result);
-        return sendAccepted(deps, req, reply, finished ?? job, asked, joined);
+        return sendAccepted(deps, req, reply, finished ?? job, asked, joined, paused);
       },
     );
   };

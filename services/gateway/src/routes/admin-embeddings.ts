@@ -1,4 +1,5 @@
 import { prefersAsync, startGenerateEmbeddingsJob, waitForJob } from '@kbchat/shared/jobs/start-job';
+import { pausedQueues } from '@kbchat/shared/pipeline/paused-queues';
 import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { jobAccepted } from '@kbchat/shared/schemas/crawl';
@@ -11,7 +12,7 @@ import { disconnectSignal } from '../helpers/disconnect.ts';
 /**
  * POST /api/admin/generate-embeddings (spec §4.3): embeds the client's documents that have no
  * embedding or another model's; `skipped` = those already embedded with the current model.
- * Same sync/async rule as the crawl.
+ * Same sync/async rule as the crawl; with the embed queue paused, 202 at once, naming it.
  */
 export function adminEmbeddingRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   // The model documents must have: the embedder runs on the same configuration.
@@ -30,9 +31,13 @@ export function adminEmbeddingRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       async (req, reply) => {
         const { job } = await startGenerateEmbeddingsJob(deps, { clientId: req.body.clientId, model }, ['no client has this clientId']);
         const asked = req.body.wait === false || prefersAsync(req.headers.prefer);
-        const finished = await waitForJob(deps.pool, job.id, asked ? 0 : deps.config.CRAWL_SYNC_WAIT_MS, disconnectSignal(reply));
+        // Paused, the embed queue would finish nothing within the wait: one look (a run with nothing
+        // to embed is already complete), then 202 naming it (docs/pipeline.md "Paused queues").
+        const paused = await pausedQueues(deps.queues, ['embed']).catch(() => []);
+        const waitMs = asked || paused.length > 0 ? 0 : deps.config.CRAWL_SYNC_WAIT_MS;
+        const finished = await waitForJob(deps.pool, job.id, waitMs, disconnectSignal(reply));
         if (finished?.kind === 'generate-embeddings' && finished.result && !asked) return reply.status(200).send(finished.result);
-        return sendAccepted(deps, req, reply, finished ?? job, asked);
+        return sendAccepted(deps, req, reply, finished ?? job, asked, false, paused);
       },
     );
   };

@@ -27,6 +27,7 @@ export function chatRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       log: deps.log,
       keyPrefix: deps.config.REDIS_PREFIX,
       limitPerMinute: deps.config.CHAT_RATE_LIMIT_PER_MINUTE,
+      visitorLimitPerMinute: deps.config.CHAT_VISITOR_RATE_LIMIT_PER_MINUTE,
     });
     const preHandler = [cors.preHandler, limit] as preHandlerAsyncHookHandler[];
 

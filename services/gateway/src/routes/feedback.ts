@@ -14,7 +14,7 @@ import { registerPublicCors } from '../plugins/public-cors.ts';
 /**
  * POST /api/feedback (docs/operators.md): a visitor rates an answer up or down, with an optional
  * comment. Public like /api/chat — CORS by the client's allowedOrigins, its own per-client rate limit
- * of CHAT_RATE_LIMIT_PER_MINUTE — and one rating per answer, the latest winning.
+ * of CHAT_RATE_LIMIT_PER_MINUTE with each visitor's share of it — and one rating per answer, the latest winning.
  */
 export function feedbackRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
@@ -24,6 +24,7 @@ export function feedbackRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       log: deps.log,
       keyPrefix: deps.config.REDIS_PREFIX,
       limitPerMinute: deps.config.CHAT_RATE_LIMIT_PER_MINUTE,
+      visitorLimitPerMinute: deps.config.CHAT_VISITOR_RATE_LIMIT_PER_MINUTE,
       name: 'feedback',
     });
     app.post(
