@@ -3,7 +3,7 @@
  * /admin/app.js from /api/admin/* with the key the operator types (or none, from loopback when no
  * ADMIN_API_KEY is set). So the shell can be served to anyone, and the CSP can forbid inline script.
  */
-export const ADMIN_HTML = `<!doctype html>
+export const CONSOLE_HTML = `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -32,7 +32,7 @@ export const ADMIN_HTML = `<!doctype html>
 </html>
 `;
 
-export const ADMIN_CSS = `
+export const CONSOLE_CSS = `
 :root{color-scheme:light;--a:#1f4fd1;--b:#d0d7de;--m:#57606a}
 *{box-sizing:border-box}
 body{margin:0;font:14px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2328;background:#f6f8fa}
