@@ -243,3 +243,11 @@ export async function lastJobsBySource(db: Queryable, clientId: string): Promise
   );
   return new Map(rows.map((r) => [r.source_id as string, r]));
 }
+
+/** Crawl jobs of every client by status, whichever process ran them (the gateway's /metrics). */
+export async function countCrawlsByStatus(db: Queryable): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ status: string; n: string }>(
+    `SELECT status, count(*) AS n FROM jobs WHERE kind = 'crawl' GROUP BY status`,
+  );
+  return new Map(rows.map((r) => [r.status, Number(r.n)]));
+}
