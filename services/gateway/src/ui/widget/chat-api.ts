@@ -117,10 +117,15 @@ export async function sendFeedback(
   }
 }
 
-/** The client's public settings; undefined when they cannot be read (the widget then uses its defaults). */
+/** Past this the launcher shows with the defaults rather than wait longer for the settings. */
+const CONFIG_TIMEOUT_MS = 3000;
+
+/** The client's public settings; undefined when they cannot be read in time (the widget then uses its defaults). */
 export async function fetchConfig(api: string, clientId: string): Promise<WidgetConfig | undefined> {
   try {
-    const res = await fetch(`${api}/api/widget-config?clientId=${encodeURIComponent(clientId)}`);
+    const res = await fetch(`${api}/api/widget-config?clientId=${encodeURIComponent(clientId)}`, {
+      signal: AbortSignal.timeout(CONFIG_TIMEOUT_MS),
+    });
     return res.ok ? ((await res.json()) as WidgetConfig) : undefined;
   } catch {
     return undefined;
