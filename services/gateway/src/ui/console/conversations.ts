@@ -67,7 +67,7 @@ export function conversationsSection(clientId: string) {
         label: 'Feedback',
         cell: (r) => {
           const f = (r.feedback ?? {}) as Row;
-          return `▲ ${String(f.up ?? 0)} ▼ ${String(f.down ?? 0)}`;
+          return `up ${String(f.up ?? 0)}, down ${String(f.down ?? 0)}`;
         },
       },
     ],
