@@ -17,7 +17,7 @@ import { migrate } from '@kbchat/shared/db/migrate';
 import { createPool, toVector } from '@kbchat/shared/db/pool';
 import { type CandidateResult, searchCandidates } from '@kbchat/shared/db/retrieval';
 import { createLogger } from '@kbchat/shared/logger';
-import { embedLocal } from '@kbchat/shared/providers/local-embedder';
+import { embedLocal } from '@kbchat/shared/providers/embeddings/local-embedder';
 import { Redis } from 'ioredis';
 import { benchEnv, cpuSeconds, createDatabase, log, round } from './lib/env.ts';
 import { HOME_QUESTIONS, seedHomeServices } from './lib/home-services.ts';

@@ -10,7 +10,7 @@ import { extractPage } from '@kbchat/crawler/web/extract';
 import { chunkSections } from '@kbchat/shared/crawl/chunker';
 import { migrate } from '@kbchat/shared/db/migrate';
 import { toVector } from '@kbchat/shared/db/pool';
-import { embedLocal } from '@kbchat/shared/providers/local-embedder';
+import { embedLocal } from '@kbchat/shared/providers/embeddings/local-embedder';
 import pg from 'pg';
 import { benchEnv, cpuSeconds, createDatabase, ensureCorpora, log, PG_DOCS, round } from './lib/env.ts';
 

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { DEFAULT_LOCAL_EMBEDDER_OPTIONS, embedLocal, type LocalEmbedderOptions } from '@kbchat/shared/providers/local-embedder';
+import { DEFAULT_LOCAL_EMBEDDER_OPTIONS, embedLocal, type LocalEmbedderOptions } from '@kbchat/shared/providers/embeddings/local-embedder';
 
 const { values: args } = parseArgs({
   options: {

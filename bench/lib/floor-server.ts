@@ -8,7 +8,7 @@
 //
 //   DATABASE_URL=… PORT=… node bench/lib/floor-server.ts
 import { createPool, toVector } from '@kbchat/shared/db/pool';
-import { embedLocal } from '@kbchat/shared/providers/local-embedder';
+import { embedLocal } from '@kbchat/shared/providers/embeddings/local-embedder';
 import Fastify from 'fastify';
 
 const databaseUrl = process.env.DATABASE_URL;

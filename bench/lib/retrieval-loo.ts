@@ -6,10 +6,10 @@ import { rankPassages } from '@kbchat/shared/chat/retrieval';
 import { lsaQueryVector } from '@kbchat/shared/db/lsa';
 import type { Queryable } from '@kbchat/shared/db/pool';
 import { type CandidateResult, misspeltTerms, searchCandidates } from '@kbchat/shared/db/retrieval';
-import type { ChatTurn } from '@kbchat/shared/providers/chat-provider';
-import { composeAnswer } from '@kbchat/shared/providers/extractive-answer';
-import { rewriteFollowUp } from '@kbchat/shared/providers/follow-up';
-import { embedLocal, LOCAL_EMBEDDING_MODEL } from '@kbchat/shared/providers/local-embedder';
+import type { ChatTurn } from '@kbchat/shared/providers/chat/chat-provider';
+import { composeAnswer } from '@kbchat/shared/providers/chat/extractive-answer';
+import { rewriteFollowUp } from '@kbchat/shared/providers/chat/follow-up';
+import { embedLocal, LOCAL_EMBEDDING_MODEL } from '@kbchat/shared/providers/embeddings/local-embedder';
 import { pageOf, type Question } from './corpora.ts';
 import { type Answer, type CorpusScore, scoreCorpus } from './retrieval-score.ts';
 

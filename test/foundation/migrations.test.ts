@@ -80,6 +80,7 @@ describe('migrations', () => {
         '0012_sitemap_lastmod',
         '0013_text_and_file_sources',
         '0014_conversations_feedback',
+        '0015_curated_answers',
         '0017_widget_settings',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);

@@ -1,3 +1,4 @@
+import { loadConfig } from '@kbchat/shared/config';
 import { createLogger } from '@kbchat/shared/logger';
 import { QueueProducer } from '@kbchat/shared/queue/contract';
 import { allQueues } from '@kbchat/shared/queue/queues';
@@ -19,7 +20,7 @@ describe('queue contract across two processes', () => {
   beforeAll(async () => {
     consumer = spawnNode('test/support/queue-consumer.ts', { REDIS_URL: env.REDIS_URL as string, REDIS_PREFIX: prefix });
     await waitFor(() => consumer.output().includes('consumer ready'), { timeoutMs: 30_000, what: 'consumer process' });
-    producer = new QueueProducer(probeQueue, producerConn, prefix, createLogger({ level: 'silent' }));
+    producer = new QueueProducer(probeQueue, producerConn, loadConfig(env), createLogger({ level: 'silent' }));
     events = new QueueEvents('probe', { connection: createWorkerRedis(env.REDIS_URL as string), prefix: `{${prefix}}` });
     await events.waitUntilReady();
   });
@@ -65,7 +66,8 @@ describe('queue contract across two processes', () => {
   });
 
   it('every real queue bounds what Redis keeps', () => {
-    for (const q of allQueues) {
+    // As a deployment builds them: from its config (defaults here).
+    for (const q of allQueues.map((definition) => definition.jobOptions(loadConfig(env)))) {
       expect(q.defaultJobOptions.removeOnComplete).toMatchObject({ count: expect.any(Number) });
       expect(q.defaultJobOptions.removeOnFail).toMatchObject({ count: expect.any(Number) });
       expect(q.defaultJobOptions.attempts).toBeGreaterThan(1);

@@ -2,8 +2,8 @@
 // row lock (a transaction holding that lock does not make it wait), and claims stay exact around it:
 // each URL once, within maxPages, skipped URLs recorded and counted once.
 import { claimUrls } from '@kbchat/shared/db/crawl-urls';
-import { findJob, insertJob, lockJob } from '@kbchat/shared/db/jobs';
 import { withTransaction } from '@kbchat/shared/db/pool';
+import { findJob, insertJob, lockJob } from '@kbchat/shared/jobs/job-store';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { count, testPool } from './support/pipeline.ts';
@@ -26,7 +26,12 @@ describe('claimUrls', () => {
   });
 
   async function activeJob(): Promise<string> {
-    const job = await insertJob(pool, { clientId, sourceId: null, kind: 'crawl', options: {} });
+    const job = await insertJob(pool, {
+      clientId,
+      sourceId: null,
+      kind: 'crawl',
+      options: { url: 'https://claim.example/', startUrl: 'https://claim.example/', maxPages: 3, render: 'auto' },
+    });
     await pool.query("UPDATE jobs SET status = 'active' WHERE id = $1", [job.id]);
     return job.id;
   }

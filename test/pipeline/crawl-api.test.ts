@@ -200,6 +200,9 @@ describe('crawl API', () => {
       const { final } = await pollJob(kb.baseUrl, res.body.jobId);
       expect(final.progress.pagesIndexed).toBe(50);
       expect(final.options.maxPages).toBe(50);
+      // The view shows what the admin asked for, nothing internal (the queue namespace stays in the row).
+      expect(Object.keys(final.options).sort()).toEqual(['exclude', 'include', 'maxPages', 'render', 'startUrl', 'url']);
+      expect(JSON.stringify(final.options)).not.toContain(kb.config.REDIS_PREFIX);
     } finally {
       await big.close();
     }

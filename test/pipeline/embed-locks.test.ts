@@ -3,7 +3,7 @@
 // the foreign key's FOR KEY SHARE must neither block the embedder nor make its lease skip the rows.
 import { embedDocuments } from '@kbchat/shared/embedding/embed-documents';
 import { createLogger } from '@kbchat/shared/logger';
-import { createLocalEmbeddingProvider } from '@kbchat/shared/providers/embeddings';
+import { createLocalEmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, testPool } from './support/pipeline.ts';

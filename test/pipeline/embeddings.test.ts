@@ -176,6 +176,7 @@ describe('embeddings', () => {
     expect(res.body.statusUrl).toBe(`${kb.baseUrl}/api/admin/jobs/${res.body.jobId}`);
     const { final } = await pollJob(kb.baseUrl, res.body.jobId);
     expect(final.kind).toBe('generate-embeddings');
+    expect(final.options).toEqual({ model: expect.any(String) });
     expect(final.result).toEqual({ success: true, processed: 2, skipped: 0, message: expect.any(String) });
 
     const missing = await api<{ error: string; details: string[] }>(kb.baseUrl, 'POST', '/api/admin/generate-embeddings', {});

@@ -1,5 +1,5 @@
 import { loadConfig } from '@kbchat/shared/config';
-import { type ChatInput, type ChatOutput, type ChatStreamEvent, createChatProvider } from '@kbchat/shared/providers/chat';
+import { type ChatInput, type ChatOutput, type ChatStreamEvent, createChatProvider } from '@kbchat/shared/providers/chat/chat';
 import { describe, expect, it } from 'vitest';
 
 // The offline answerer, on passages shaped like the chat service's retrieval output.

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { detectLeadIntent } from '@kbchat/shared/intent/classifier';
-import { guessLanguage } from '@kbchat/shared/providers/canned-replies';
+import { guessLanguage } from '@kbchat/shared/providers/chat/canned-replies';
 import { describe, expect, it } from 'vitest';
 
 interface Labelled {

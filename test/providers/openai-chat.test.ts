@@ -1,5 +1,5 @@
 import { loadConfig } from '@kbchat/shared/config';
-import { type ChatInput, type ChatOutput, type ChatStreamEvent, createChatProvider } from '@kbchat/shared/providers/chat';
+import { type ChatInput, type ChatOutput, type ChatStreamEvent, createChatProvider } from '@kbchat/shared/providers/chat/chat';
 import { ProviderError } from '@kbchat/shared/providers/openai-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type ChatRequestBody, FAKE_OPENAI_KEY, type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';

@@ -1,8 +1,8 @@
 import { loadConfig } from '@kbchat/shared/config';
-import { planBatches } from '@kbchat/shared/providers/batching';
-import { createEmbeddingProvider, EMBEDDING_DIMENSIONS } from '@kbchat/shared/providers/embeddings';
+import { planBatches } from '@kbchat/shared/providers/embeddings/batching';
+import { createEmbeddingProvider, EMBEDDING_DIMENSIONS } from '@kbchat/shared/providers/embeddings/embeddings';
 import { ProviderError } from '@kbchat/shared/providers/openai-client';
-import { countTokens } from '@kbchat/shared/providers/tokenizer';
+import { countTokens } from '@kbchat/shared/providers/text/tokenizer';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FAKE_OPENAI_KEY, type FakeOpenAI, fakeEmbedding, startFakeOpenAI } from '../support/fake-openai.ts';
 

@@ -5,5 +5,5 @@ import { z } from 'zod';
 export const probeQueue = defineQueue({
   name: 'probe',
   jobs: { 'probe.echo': z.object({ n: z.number().int(), label: z.string().min(1) }) },
-  defaultJobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 100 }, ...RETENTION },
+  jobOptions: () => ({ defaultJobOptions: { attempts: 3, backoff: { type: 'fixed', delay: 100 }, ...RETENTION } }),
 });

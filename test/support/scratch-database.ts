@@ -44,6 +44,8 @@ export const KBCHAT_TABLES = [
   'lsa_terms',
   'lsa_chunks',
   'crawl_changes',
+  'curated_answers',
+  'knowledge_gap_dismissals',
 ] as const;
 
 /** The migration runner's own tables (packages/shared/src/db/migrate.ts). */

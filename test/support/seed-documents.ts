@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Config } from '@kbchat/shared/config';
 import { toVector } from '@kbchat/shared/db/pool';
-import { createEmbeddingProvider, type EmbeddingProvider } from '@kbchat/shared/providers/embeddings';
+import { createEmbeddingProvider, type EmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import pg from 'pg';
 
 /**

@@ -71,9 +71,9 @@ export async function createRuntime(config: Config, log: Logger): Promise<Runtim
     await waitUntilReady(redis, 10_000);
 
     const queues: Queues = {
-      crawl: new QueueProducer(crawlQueue, redis, config.REDIS_PREFIX, log),
-      embed: new QueueProducer(embedQueue, redis, config.REDIS_PREFIX, log),
-      webhook: new QueueProducer(webhookQueue, redis, config.REDIS_PREFIX, log),
+      crawl: new QueueProducer(crawlQueue, redis, config, log),
+      embed: new QueueProducer(embedQueue, redis, config, log),
+      webhook: new QueueProducer(webhookQueue, redis, config, log),
     };
     cleanups.push(() => Promise.all(Object.values(queues).map((q) => q.close())));
 

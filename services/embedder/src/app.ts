@@ -1,4 +1,4 @@
-import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings';
+import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import { registerWorker } from '@kbchat/shared/queue/contract';
 import { embedQueue } from '@kbchat/shared/queue/queues';
 import { createWorkerRedis, logRedisErrors } from '@kbchat/shared/redis';

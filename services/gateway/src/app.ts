@@ -9,6 +9,7 @@ import { adminAuthHook } from './plugins/admin-auth.ts';
 import { clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/errors.ts';
 import { registerMetrics } from './plugins/metrics.ts';
 import { registerQueueDashboard } from './plugins/queue-dashboard.ts';
+import { adminAnswerRoutes } from './routes/admin-answers.ts';
 import { adminClientRoutes } from './routes/admin-clients.ts';
 import { adminConversationRoutes } from './routes/admin-conversations.ts';
 import { adminCrawlRoutes } from './routes/admin-crawl.ts';
@@ -115,6 +116,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
     await admin.register(adminSourceRoutes(deps));
     await admin.register(adminSourceUploadRoutes(deps));
     await admin.register(adminConversationRoutes(deps));
+    await admin.register(adminAnswerRoutes(deps));
     await registerQueueDashboard(admin, deps.queues);
   });
 

@@ -2,12 +2,15 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { ClientRow } from '../db/clients.ts';
+import { type CuratedAnswerRow, curatedAnswerOfDocument, listCuratedAnswers, wordsElsewhere } from '../db/curated-answers.ts';
 import { appendTurns, recentMessages, type StoredTurn } from '../db/messages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { recordUsage, type UsageEntry } from '../db/usage.ts';
+import { detectLeadIntent } from '../intent/classifier.ts';
 import { acceptsContactOffer, isContactRequestOnly } from '../intent/conversation.ts';
 import type { Logger } from '../logger.ts';
-import { contactOfferReply, replyLanguage } from '../providers/canned-replies.ts';
+import { CURATED_URL_PREFIX } from '../pipeline/curated-answers.ts';
+import { contactOfferReply, replyLanguage } from '../providers/chat/canned-replies.ts';
 import {
   type ChatInput,
   type ChatOutput,
@@ -15,9 +18,10 @@ import {
   type ChatTurn,
   type ChatUsage,
   createChatProvider,
-} from '../providers/chat.ts';
-import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings.ts';
+} from '../providers/chat/chat.ts';
+import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings/embeddings.ts';
 import type { ChatResponse } from '../schemas/chat.ts';
+import { matchCurated, retrievedCuratedFit } from './curated.ts';
 import { createQueryEmbedder } from './query-embedding.ts';
 import { DEFAULT_RANKING, LOCAL_EMBEDDER_RANKING } from './ranking.ts';
 import { type RankedPassage, type RetrievalSettings, retrieve, sourcesOf } from './retrieval.ts';
@@ -45,7 +49,8 @@ export interface PreparedChat {
   clientId: string;
   sessionId: string;
   input: ChatInput;
-  passages: RankedPassage[];
+  /** What the answer may cite: the retrieved passages (and a curated answer's, first). */
+  passages: Pick<RankedPassage, 'id' | 'url' | 'title'>[];
   usage: UsageEntry[];
   /** Decided without a provider: the visitor said yes to the contact offer of the last reply. */
   reply?: ChatOutput;
@@ -93,7 +98,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const clientId = req.client.id;
     const sessionId = req.sessionId ?? randomUUID();
     const usage: UsageEntry[] = [];
-    const history: ChatTurn[] = req.sessionId ? await recentMessages(pool, clientId, sessionId, config.CHAT_HISTORY_MESSAGES) : [];
+    const [history, curatedAnswers] = await Promise.all([
+      req.sessionId ? recentMessages(pool, clientId, sessionId, config.CHAT_HISTORY_MESSAGES) : Promise.resolve([] as ChatTurn[]),
+      listCuratedAnswers(pool, clientId),
+    ]);
 
     // Lead intent wins over retrieval when the message only asks for contact: a "yes" to the contact
     // offer the last reply ended with (the "I don't know" reply makes one) is answered with the lead
@@ -171,23 +179,59 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       'retrieved',
     );
 
+    // A curated answer the question asks for (in its words, or retrieved first like a page) is the
+    // answer: verbatim from the extractive provider, the first passage for a chat model.
+    const curated = matchCurated(query, curatedAnswers)?.answer ?? (await retrievedCurated(clientId, query, retrieved.passages[0]?.id));
+    const retrievedPassages = retrieved.passages.map((p) => ({
+      id: p.id,
+      url: p.url,
+      title: p.title,
+      heading: p.heading,
+      content: p.content,
+    }));
+    const curatedPassage = curated ? curatedPassageOf(curated) : undefined;
+    const passages = curatedPassage
+      ? [curatedPassage, ...retrievedPassages.filter((p) => p.url !== curatedPassage.url)]
+      : retrievedPassages;
     const input: ChatInput = {
       clientName: req.client.name,
       message: req.message,
       query,
       history,
-      passages: retrieved.passages.map((p) => ({ id: p.id, url: p.url, title: p.title, heading: p.heading, content: p.content })),
+      passages,
       ...(req.pageUrl ? { pageUrl: req.pageUrl } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
     };
-    return { clientId, sessionId, input, passages: retrieved.passages, usage };
+    if (curated && curatedPassage && chat.kind === 'extractive') {
+      const reply: ChatOutput = {
+        answer: curated.answer,
+        usedPassageIds: curated.url ? [curatedPassage.id] : [],
+        leadCaptureIntent: detectLeadIntent(req.message),
+      };
+      return { clientId, sessionId, input, passages, usage, reply };
+    }
+    return { clientId, sessionId, input, passages, usage };
+  }
+
+  /** A curated answer the retrieval ranked first, when the question asks for it (chat/curated.ts). */
+  async function retrievedCurated(clientId: string, query: string, topId: string | undefined): Promise<CuratedAnswerRow | undefined> {
+    if (!topId) return undefined;
+    const answer = await curatedAnswerOfDocument(pool, clientId, topId);
+    if (!answer) return undefined;
+    const fit = retrievedCuratedFit(query, answer);
+    if (!fit.asked) return undefined;
+    const elsewhere = await wordsElsewhere(pool, clientId, answer.source_id, fit.unexplained);
+    return elsewhere.length === 0 ? answer : undefined;
   }
 
   async function finish(prepared: PreparedChat, output: ChatOutput): Promise<ChatResponse> {
     // Only passages we retrieved can become sources (never an invented citation), in the order the
     // provider cited them: its markers are numbered by page in that order, so [k] is sources[k-1].
     const byId = new Map(prepared.passages.map((p) => [p.id, p]));
-    const sources = sourcesOf(output.usedPassageIds.flatMap((id) => byId.get(id) ?? []));
+    // A curated answer without a url cites nothing: its marker is not an address a visitor can open.
+    const sources = sourcesOf(output.usedPassageIds.flatMap((id) => byId.get(id) ?? [])).filter(
+      (s) => !s.url.startsWith(CURATED_URL_PREFIX),
+    );
     const usage = output.usage ? [...prepared.usage, chatUsage(prepared.clientId, output.usage)] : prepared.usage;
     // Declined: nothing to quote and no contact asked for — what the operator's knowledge gaps list.
     const declined = sources.length === 0 && !output.leadCaptureIntent && prepared.reply === undefined;
@@ -256,5 +300,15 @@ function chatUsage(clientId: string, u: ChatUsage): UsageEntry {
     promptTokens: u.promptTokens,
     completionTokens: u.completionTokens,
     costUsd: u.costUsd,
+  };
+}
+
+function curatedPassageOf(answer: CuratedAnswerRow) {
+  return {
+    id: `curated-${answer.id}`,
+    url: answer.url ?? `${CURATED_URL_PREFIX}${answer.id}`,
+    title: answer.question,
+    heading: null,
+    content: answer.answer,
   };
 }

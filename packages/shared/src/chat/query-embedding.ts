@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../logger.ts';
-import type { EmbeddingProvider } from '../providers/embeddings.ts';
+import type { EmbeddingProvider } from '../providers/embeddings/embeddings.ts';
 
 export interface QueryEmbedding {
   vector: number[];

@@ -1,5 +1,5 @@
 import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
-import { isStopWord } from '../providers/text-analysis.ts';
+import { isStopWord } from '../providers/text/text-analysis.ts';
 
 /**
  * The ranking of retrieval candidates and the decision to answer at all (docs/retrieval.md).

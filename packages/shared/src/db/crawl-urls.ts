@@ -1,4 +1,4 @@
-import { addJobCounters, lockJob, reserveFrontier } from './jobs.ts';
+import { addJobCounters, lockJob, reserveFrontier } from '../jobs/job-store.ts';
 import { type Pool, type Queryable, withTransaction } from './pool.ts';
 
 /**
@@ -102,7 +102,7 @@ export async function claimUrls(
       );
       // RETURNING order is not guaranteed: keep the caller's (breadth-first) order.
       const got = new Set(rows.map((r) => r.url));
-      claimed = take.filter((c) => got.has(c.url));
+      claimed = take.filter((c) => got.has(c.url)).map((c) => ({ url: c.url, depth: c.depth }));
     }
     const dropped = fresh.length - take.length;
     if (claimed.length > 0 || dropped > 0) await reserveFrontier(tx, jobId, claimed.length, dropped > 0);

@@ -1,4 +1,4 @@
-import { missesOneLetter } from '../providers/text-analysis.ts';
+import { missesOneLetter } from '../providers/text/text-analysis.ts';
 import { type Queryable, toVectorBinary } from './pool.ts';
 
 /**

@@ -13,7 +13,7 @@ export interface SourceRow {
   /** 'off', 'daily', 'weekly' or a cron pattern (pipeline/schedules.ts). */
   schedule: string;
   /** A crawled website, a text written by the operator, or an uploaded file (docs/sources.md). */
-  type: 'website' | 'text' | 'file';
+  type: 'website' | 'text' | 'file' | 'answer';
   /** The title a text or file was given (null for a website: its pages have their own). */
   title: string | null;
 }
@@ -74,7 +74,7 @@ export async function listSourcesWithCounts(db: Queryable, clientId: string): Pr
             (SELECT count(*) FROM documents d WHERE d.source_id = s.id) AS documents,
             (SELECT count(*) FROM documents d WHERE d.source_id = s.id AND d.embedding IS NOT NULL) AS embedded_documents
        FROM sources s
-      WHERE s.client_id = $1
+      WHERE s.client_id = $1 AND s.type <> 'answer'
       ORDER BY s.created_at, s.id`,
     [clientId],
   );
@@ -95,7 +95,7 @@ export async function insertDocumentSource(
   input: {
     id: string;
     clientId: string;
-    type: 'text' | 'file';
+    type: 'text' | 'file' | 'answer';
     title: string;
     url: string;
     file: { name: string; kind: string; bytes: Uint8Array };

@@ -7,13 +7,13 @@ import {
   releaseFailedDocuments,
   writeEmbeddings,
 } from '../db/documents.ts';
-import { addJobCounters, addJobNote } from '../db/jobs.ts';
 import { type Pool, type Queryable, withTransaction } from '../db/pool.ts';
 import { recordUsage } from '../db/usage.ts';
+import { settleJobIfDone } from '../jobs/finish-job.ts';
+import { addJobCounters, addJobNote } from '../jobs/job-store.ts';
 import type { Logger } from '../logger.ts';
-import { type BatchLimits, planBatches } from '../providers/batching.ts';
-import type { EmbeddingProvider } from '../providers/embedding-provider.ts';
-import { settleJobIfDone } from './settle-job.ts';
+import { type BatchLimits, planBatches } from '../providers/embeddings/batching.ts';
+import type { EmbeddingProvider } from '../providers/embeddings/embedding-provider.ts';
 
 /**
  * The embed step, as one function the embedder worker and tests call: lease the documents, plan

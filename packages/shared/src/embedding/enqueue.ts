@@ -1,4 +1,3 @@
-import type { Config } from '../config.ts';
 import type { Queues } from '../runtime.ts';
 
 /** Ids per embed job: one full API request's worth (an embed job also picks up its admin job's other waiting documents). */
@@ -10,7 +9,6 @@ export const EMBED_JOB_SLICE = 2048;
  */
 export async function enqueueEmbedding(
   queues: Pick<Queues, 'embed'>,
-  config: Pick<Config, 'EMBED_JOB_ATTEMPTS' | 'EMBED_RETRY_DELAY_MS'>,
   input: { clientId: string; jobId?: string; documentIds: string[]; key: string; delayMs?: number },
 ): Promise<number> {
   let jobs = 0;
@@ -21,9 +19,7 @@ export async function enqueueEmbedding(
       { clientId: input.clientId, ...(input.jobId ? { jobId: input.jobId } : {}), documentIds: slice },
       {
         jobId: i === 0 ? input.key : `${input.key}-${i / EMBED_JOB_SLICE}`,
-        attempts: config.EMBED_JOB_ATTEMPTS,
         ...(input.delayMs ? { delay: input.delayMs } : {}),
-        backoff: { type: 'exponential', delay: config.EMBED_RETRY_DELAY_MS },
       },
     );
     jobs++;

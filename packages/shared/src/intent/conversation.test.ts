@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dontKnowReply } from '../providers/canned-replies.ts';
+import { dontKnowReply } from '../providers/chat/canned-replies.ts';
 import { acceptsContactOffer, isAcceptance, isContactRequestOnly, offersContact } from './conversation.ts';
 
 const LANGS = ['en', 'es', 'fr', 'de', 'pt'] as const;

@@ -13,12 +13,7 @@ import { consumeLeadQuota, type QuotaState } from './rate-limit.ts';
 export interface LeadServiceDeps {
   config: Pick<
     Config,
-    | 'REDIS_PREFIX'
-    | 'LEAD_RATE_LIMIT_PER_HOUR'
-    | 'WEBHOOK_MAX_ATTEMPTS'
-    | 'WEBHOOK_BACKOFF_MS'
-    | 'WEBHOOK_OUTBOX_MIN_AGE_MS'
-    | 'WEBHOOK_OUTBOX_STALE_MS'
+    'REDIS_PREFIX' | 'LEAD_RATE_LIMIT_PER_HOUR' | 'WEBHOOK_MAX_ATTEMPTS' | 'WEBHOOK_OUTBOX_MIN_AGE_MS' | 'WEBHOOK_OUTBOX_STALE_MS'
   >;
   log: Logger;
   pool: Pool;

@@ -1,4 +1,3 @@
-import type { JobsOptions } from 'bullmq';
 import type { Config } from '../config.ts';
 import { markLeadsFailed, markLeadsQueued, type OutboxLead, pendingLeads, staleQueuedLeads, touchQueuedLeads } from '../db/leads.ts';
 import type { Pool } from '../db/pool.ts';
@@ -14,10 +13,7 @@ import { withTimeout } from './with-timeout.ts';
  */
 
 export interface OutboxDeps {
-  config: Pick<
-    Config,
-    'REDIS_PREFIX' | 'WEBHOOK_MAX_ATTEMPTS' | 'WEBHOOK_BACKOFF_MS' | 'WEBHOOK_OUTBOX_MIN_AGE_MS' | 'WEBHOOK_OUTBOX_STALE_MS'
-  >;
+  config: Pick<Config, 'REDIS_PREFIX' | 'WEBHOOK_MAX_ATTEMPTS' | 'WEBHOOK_OUTBOX_MIN_AGE_MS' | 'WEBHOOK_OUTBOX_STALE_MS'>;
   pool: Pool;
   queues: Pick<Queues, 'webhook'>;
   log: Logger;
@@ -32,15 +28,6 @@ export function webhookJobId(leadId: string): string {
   return `lead-${leadId}`;
 }
 
-export function webhookJobOptions(config: OutboxDeps['config'], leadId: string): JobsOptions {
-  return {
-    jobId: webhookJobId(leadId),
-    attempts: config.WEBHOOK_MAX_ATTEMPTS,
-    // Jitter spreads the retries of many leads to one receiver that comes back at once.
-    backoff: { type: 'exponential', delay: config.WEBHOOK_BACKOFF_MS, jitter: 0.2 },
-  };
-}
-
 /** Puts the leads' webhook jobs in Redis and marks them queued. Throws when Redis does not take them. */
 export async function enqueueLeadWebhooks(deps: OutboxDeps, leads: OutboxLead[]): Promise<void> {
   if (leads.length === 0) return;
@@ -49,7 +36,7 @@ export async function enqueueLeadWebhooks(deps: OutboxDeps, leads: OutboxLead[])
       leads.map((l) => ({
         name: 'webhook.lead' as const,
         data: { leadId: l.id, clientId: l.client_id },
-        opts: webhookJobOptions(deps.config, l.id),
+        opts: { jobId: webhookJobId(l.id) },
       })),
     ),
     ENQUEUE_TIMEOUT_MS,

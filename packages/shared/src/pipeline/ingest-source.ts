@@ -2,17 +2,18 @@ import { createHash, randomUUID } from 'node:crypto';
 import { chunkSections, type PageSection } from '../crawl/chunker.ts';
 import { findClient } from '../db/clients.ts';
 import { replacePageDocuments } from '../db/documents.ts';
-import { activateJob, addJobCounters, insertJob, type JobRow } from '../db/jobs.ts';
 import { refreshLsa } from '../db/lsa.ts';
 import { upsertIndexedPage } from '../db/pages.ts';
-import { withTransaction } from '../db/pool.ts';
+import { type Queryable, withTransaction } from '../db/pool.ts';
 import { refreshTermStats } from '../db/retrieval.ts';
 import { deleteClientSource, insertDocumentSource, type SourceRow } from '../db/sources.ts';
 import { enqueueEmbedding } from '../embedding/enqueue.ts';
-import { settleJobIfDone } from '../embedding/settle-job.ts';
 import { BadRequestError, ClientNotFoundError, ConflictError } from '../errors.ts';
 import type { FileKind } from '../ingest/parse-file.ts';
-import type { PipelineDeps } from './admin-jobs.ts';
+import { settleJobIfDone } from '../jobs/finish-job.ts';
+import type { JobRow } from '../jobs/job-data.ts';
+import { activateJob, addJobCounters, insertJob } from '../jobs/job-store.ts';
+import type { PipelineDeps } from '../jobs/start-job.ts';
 import { schedulerId } from './schedules.ts';
 
 /**
@@ -23,7 +24,8 @@ import { schedulerId } from './schedules.ts';
  */
 export interface DocumentSourceInput {
   clientId: string;
-  type: 'text' | 'file';
+  /** 'answer': a curated answer's hidden source (chat/curated-answers.ts), not listed with the others. */
+  type: 'text' | 'file' | 'answer';
   title: string;
   /** A public page the visitor can open for it; when absent the source cites /files/<sourceId>. */
   url: string | null;
@@ -33,6 +35,10 @@ export interface DocumentSourceInput {
   /** The original, kept with the source. */
   file: { name: string; kind: FileKind; bytes: Uint8Array };
   model: string;
+  /** The source row's own url when it is not what the documents cite (a curated answer's marker). */
+  sourceUrl?: string;
+  /** Runs in the storing transaction once the source exists (a curated answer's own row). */
+  withSource?: (tx: Queryable, source: SourceRow) => Promise<void>;
 }
 
 export interface DocumentSourceResult {
@@ -60,15 +66,16 @@ export async function ingestDocumentSource(deps: PipelineDeps, input: DocumentSo
       clientId: client.id,
       type: input.type,
       title: input.title,
-      url: citedUrl,
+      url: input.sourceUrl ?? citedUrl,
       file: input.file,
     });
     if (!source) throw new ConflictError('Source exists', [`this client already has a source with the url ${citedUrl}`]);
+    await input.withSource?.(tx, source);
     const job = await insertJob(tx, {
       clientId: client.id,
       sourceId,
       kind: 'generate-embeddings',
-      options: { queue: deps.config.REDIS_PREFIX, model: input.model, source: input.type },
+      options: { queue: deps.config.REDIS_PREFIX, model: input.model },
       phase: 'embedding',
     });
     await activateJob(tx, job.id, 'embedding');
@@ -106,7 +113,7 @@ export async function ingestDocumentSource(deps: PipelineDeps, input: DocumentSo
 
   if (pendingIds.length > 0) {
     try {
-      await enqueueEmbedding(deps.queues, deps.config, {
+      await enqueueEmbedding(deps.queues, {
         clientId: client.id,
         jobId: job.id,
         documentIds: pendingIds,

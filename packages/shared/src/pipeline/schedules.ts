@@ -2,9 +2,9 @@ import { createHash } from 'node:crypto';
 import { CronExpressionParser } from 'cron-parser';
 import type { Pool } from '../db/pool.ts';
 import { findClientSource, type SourceRow, scheduledSources } from '../db/sources.ts';
+import { type PipelineDeps, startCrawlJob } from '../jobs/start-job.ts';
 import type { Logger } from '../logger.ts';
 import type { Queues } from '../runtime.ts';
-import { type PipelineDeps, startCrawlJob } from './admin-jobs.ts';
 
 /**
  * Scheduled re-crawls (docs/crawling.md "Re-crawls, scope and changes"): a source's `schedule` is

@@ -1,8 +1,10 @@
 import { type Job, type JobsOptions, Queue, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
+import type { Config } from '../config.ts';
 import type { Logger } from '../logger.ts';
 import { logRedisErrors } from '../redis.ts';
+import { isFinalAttempt } from './attempts.ts';
 
 /**
  * The one queue contract: a queue's name, its job names with their zod payloads and its default
@@ -13,7 +15,29 @@ import { logRedisErrors } from '../redis.ts';
 export interface QueueDefinition<Jobs extends Record<string, z.ZodType>> {
   name: string;
   jobs: Jobs;
+  /**
+   * Attempts, backoff and retention of the queue's jobs, built from config once when the producer
+   * is made: the one place a retry policy is decided, so enqueue sites pass only a job id or a delay.
+   */
+  jobOptions: (config: QueueConfig) => QueueJobOptions<Jobs>;
+}
+
+/** The config a queue's retry policy is built from. */
+export type QueueConfig = Pick<
+  Config,
+  | 'CRAWL_PAGE_ATTEMPTS'
+  | 'CRAWL_RETRY_DELAY_MS'
+  | 'EMBED_JOB_ATTEMPTS'
+  | 'EMBED_RETRY_DELAY_MS'
+  | 'WEBHOOK_MAX_ATTEMPTS'
+  | 'WEBHOOK_BACKOFF_MS'
+>;
+
+export interface QueueJobOptions<Jobs extends Record<string, z.ZodType>> {
+  /** Every job of the queue (and its job schedulers). */
   defaultJobOptions: JobsOptions;
+  /** Where one job name needs another policy than the queue's. */
+  byJobName?: { [N in keyof Jobs]?: JobsOptions };
 }
 
 export function defineQueue<const Jobs extends Record<string, z.ZodType>>(def: QueueDefinition<Jobs>): QueueDefinition<Jobs> {
@@ -39,27 +63,36 @@ export function queuePrefix(redisPrefix: string): string {
 export class QueueProducer<Q extends AnyQueue> {
   readonly queue: Queue;
   readonly definition: Q;
+  readonly options: QueueJobOptions<Q['jobs']>;
 
-  constructor(definition: Q, connection: Redis, redisPrefix: string, log: Logger) {
+  constructor(definition: Q, connection: Redis, config: QueueConfig & Pick<Config, 'REDIS_PREFIX'>, log: Logger) {
     this.definition = definition;
+    this.options = definition.jobOptions(config);
     this.queue = new Queue(definition.name, {
       connection,
-      prefix: queuePrefix(redisPrefix),
-      defaultJobOptions: definition.defaultJobOptions,
+      prefix: queuePrefix(config.REDIS_PREFIX),
+      defaultJobOptions: this.options.defaultJobOptions,
       // Producers sit on request paths: fail fast when Redis is away, the caller has a fallback.
       skipWaitingForReady: true,
     });
     this.queue.on('error', logRedisErrors(log, { queue: definition.name }));
   }
 
-  /** Validates the payload before it reaches Redis: a bad payload is never enqueued. */
+  /**
+   * Validates the payload before it reaches Redis: a bad payload is never enqueued. `opts` names
+   * the job (a deterministic jobId) or delays it; attempts and backoff come from the definition.
+   */
   async add<N extends JobName<Q>>(name: N, data: JobInput<Q, N>, opts: JobsOptions = {}): Promise<Job> {
     const payload = this.parse(name, data);
-    return this.queue.add(name, payload, opts);
+    return this.queue.add(name, payload, this.optionsOf(name, opts));
   }
 
   async addBulk<N extends JobName<Q>>(jobs: { name: N; data: JobInput<Q, N>; opts?: JobsOptions }[]): Promise<Job[]> {
-    return this.queue.addBulk(jobs.map((j) => ({ name: j.name, data: this.parse(j.name, j.data), opts: j.opts ?? {} })));
+    return this.queue.addBulk(jobs.map((j) => ({ name: j.name, data: this.parse(j.name, j.data), opts: this.optionsOf(j.name, j.opts) })));
+  }
+
+  private optionsOf(name: JobName<Q>, opts: JobsOptions = {}): JobsOptions {
+    return { ...this.options.byJobName?.[name], ...opts };
   }
 
   private parse<N extends JobName<Q>>(name: N, data: unknown): JobData<Q, N> {
@@ -147,7 +180,7 @@ export function registerWorker<Q extends AnyQueue>(
   );
   worker.on('failed', (job, err) => {
     if (!job) return;
-    const final = err instanceof UnrecoverableError || job.attemptsMade >= (job.opts.attempts ?? 1);
+    const final = isFinalAttempt(job, err, { counted: true });
     log[final ? 'error' : 'warn'](
       { jobId: job.id, jobName: job.name, attempt: job.attemptsMade, err: { message: err.message } },
       final ? 'job failed' : 'job failed, will retry',

@@ -3,7 +3,8 @@ import { defineQueue, RETENTION } from './contract.ts';
 
 /**
  * Every queue kbchat uses. Payloads carry ids, not rows: a processor re-reads the database,
- * and treats "the row is gone" (a client deleted meanwhile) as done.
+ * and treats "the row is gone" (a client deleted meanwhile) as done. Retry policies come from
+ * config here and nowhere else (docs/pipeline.md, docs/webhooks.md list the variables).
  */
 
 const uuid = z.uuid();
@@ -21,7 +22,14 @@ export const crawlQueue = defineQueue({
     /** A source's scheduled re-crawl (one job scheduler per source: pipeline/schedules.ts). */
     'crawl.scheduled': z.object({ clientId: uuid, sourceId: uuid }),
   },
-  defaultJobOptions: { attempts: 4, backoff: { type: 'exponential', delay: 1_000 }, ...RETENTION },
+  jobOptions: (config) => ({
+    // Bookkeeping jobs (start, finish, scheduled) fail only when Postgres or Redis is away: a few quick retries.
+    defaultJobOptions: { attempts: 4, backoff: { type: 'exponential', delay: 1_000 }, ...RETENTION },
+    byJobName: {
+      // A page retries on 5xx, 429, timeouts and network errors, then is counted as failed.
+      'crawl.page': { attempts: config.CRAWL_PAGE_ATTEMPTS, backoff: { type: 'exponential', delay: config.CRAWL_RETRY_DELAY_MS } },
+    },
+  }),
 });
 
 /** Embedding work, consumed by the embedder. */
@@ -35,7 +43,14 @@ export const embedQueue = defineQueue({
       documentIds: z.array(uuid).min(1).max(5000),
     }),
   },
-  defaultJobOptions: { attempts: 5, backoff: { type: 'exponential', delay: 2_000 }, ...RETENTION },
+  jobOptions: (config) => ({
+    // After the provider SDK's own retries; the last attempt gives the documents up (stored unembedded).
+    defaultJobOptions: {
+      attempts: config.EMBED_JOB_ATTEMPTS,
+      backoff: { type: 'exponential', delay: config.EMBED_RETRY_DELAY_MS },
+      ...RETENTION,
+    },
+  }),
 });
 
 /** Lead webhooks, consumed by the crawler (all egress to user-supplied URLs leaves from there). */
@@ -44,7 +59,14 @@ export const webhookQueue = defineQueue({
   jobs: {
     'webhook.lead': z.object({ leadId: uuid, clientId: uuid }),
   },
-  defaultJobOptions: { attempts: 8, backoff: { type: 'exponential', delay: 2_000 }, ...RETENTION },
+  jobOptions: (config) => ({
+    defaultJobOptions: {
+      attempts: config.WEBHOOK_MAX_ATTEMPTS,
+      // Jitter spreads the retries of many leads to one receiver that comes back at once.
+      backoff: { type: 'exponential', delay: config.WEBHOOK_BACKOFF_MS, jitter: 0.2 },
+      ...RETENTION,
+    },
+  }),
 });
 
 export const allQueues = [crawlQueue, embedQueue, webhookQueue] as const;

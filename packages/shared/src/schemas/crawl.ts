@@ -58,7 +58,7 @@ export const jobAccepted = z.object({
 export const sourceView = z.object({
   sourceId: z.string(),
   /** website (crawled), text or file (docs/sources.md). */
-  type: z.enum(['website', 'text', 'file']),
+  type: z.enum(['website', 'text', 'file', 'answer']),
   /** A text's or file's title; null for a website. */
   title: z.string().nullable(),
   /** A website's start URL; for a text or file, what its answers cite. */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import type { JobRow } from '../db/jobs.ts';
+import { crawlJobOptions, generateEmbeddingsJobOptions, type JobRow, publicJobOptions } from '../jobs/job-data.ts';
+import { crawlResult } from './crawl.ts';
+import { generateEmbeddingsResult } from './embeddings.ts';
 
 /** GET /api/admin/jobs/:jobId — what admins poll. */
 export const jobProgress = z.object({
@@ -26,10 +28,11 @@ export const jobView = z.object({
   status: z.enum(['queued', 'active', 'completed', 'failed']),
   /** pending → crawling → embedding → done. */
   phase: z.enum(['pending', 'crawling', 'embedding', 'done']),
-  options: z.record(z.string(), z.unknown()),
+  /** What the admin asked for (url, maxPages, render, scope; or the model); internal fields are not shown. */
+  options: z.union([crawlJobOptions, generateEmbeddingsJobOptions]),
   progress: jobProgress,
   /** The endpoint's 200 body once the job has finished. */
-  result: z.record(z.string(), z.unknown()).nullable(),
+  result: z.union([crawlResult, generateEmbeddingsResult]).nullable(),
   message: z.string().nullable(),
   error: z.string().nullable(),
   notes: z.array(z.string()),
@@ -49,7 +52,7 @@ export function toJobView(row: JobRow): JobView {
     sourceId: row.source_id,
     status: row.status,
     phase: row.phase,
-    options: row.options,
+    options: publicJobOptions(row),
     progress: {
       pagesDiscovered: row.pages_discovered,
       pagesFetched: row.pages_fetched,

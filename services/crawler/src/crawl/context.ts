@@ -1,5 +1,5 @@
 import { createOutboundClient, DEFAULT_USER_AGENT, findOutboundBlockedError } from '@kbchat/shared/net/outbound';
-import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings';
+import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import type { Runtime } from '@kbchat/shared/runtime';
 import type { Got } from 'got';
 import { createRenderer, type Renderer } from '../web/render.ts';

@@ -1,12 +1,12 @@
 import { normalizeUrl } from '@kbchat/shared/crawl/url';
 import { isFrontierDrained, SEED_PARENT } from '@kbchat/shared/db/crawl-urls';
-import { activateJob, addJobCounters, addJobNote, lockJob, setJobPhase, setJobRobots } from '@kbchat/shared/db/jobs';
 import { refreshLsa } from '@kbchat/shared/db/lsa';
 import { deleteGonePages } from '@kbchat/shared/db/pages';
 import { withTransaction } from '@kbchat/shared/db/pool';
 import { refreshTermStats } from '@kbchat/shared/db/retrieval';
 import { touchSourceCrawled } from '@kbchat/shared/db/sources';
-import { settleJobIfDone } from '@kbchat/shared/embedding/settle-job';
+import { settleJobIfDone } from '@kbchat/shared/jobs/finish-job';
+import { activateJob, addJobCounters, addJobNote, lockJob, setJobPhase, setJobRobots } from '@kbchat/shared/jobs/job-store';
 import { collectSitemapUrls } from '../web/sitemap.ts';
 import type { CrawlContext } from './context.ts';
 import { claimAndEnqueue, finishIfDrained, partitionLinks } from './frontier.ts';
@@ -27,8 +27,7 @@ export async function startCrawl(ctx: CrawlContext, data: { jobId: string; clien
   const job = await activateJob(pool, data.jobId, 'pending');
   if (job?.kind !== 'crawl' || job.client_id !== data.clientId) return { outcome: 'gone' };
   if (job.phase !== 'pending') return { outcome: 'already-started' };
-  const startUrl = job.options.startUrl as string;
-  const maxPages = Number(job.options.maxPages);
+  const { startUrl, maxPages } = job.options;
 
   const robots = await ctx.robots(job.id, startUrl);
   await setJobRobots(pool, job.id, {

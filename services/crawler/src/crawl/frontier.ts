@@ -1,9 +1,8 @@
 import { compileScope } from '@kbchat/shared/crawl/scope';
 import { isSameSite, normalizeUrl } from '@kbchat/shared/crawl/url';
 import { type Candidate, claimUrls, isFrontierDrained, queuedChildren } from '@kbchat/shared/db/crawl-urls';
-import type { JobRow } from '@kbchat/shared/db/jobs';
+import type { CrawlJobRow } from '@kbchat/shared/jobs/job-data';
 import { finishJobId, pageJobId } from '@kbchat/shared/pipeline/job-ids';
-import type { JobsOptions } from 'bullmq';
 import type { CrawlContext } from './context.ts';
 
 /**
@@ -23,8 +22,13 @@ export interface PartitionedLinks {
 }
 
 /** Same-site page links of a page, normalised and split by robots.txt; each URL once, in page order. */
-export async function partitionLinks(ctx: CrawlContext, job: JobRow, links: readonly string[], depth: number): Promise<PartitionedLinks> {
-  const startUrl = job.options.startUrl as string;
+export async function partitionLinks(
+  ctx: CrawlContext,
+  job: CrawlJobRow,
+  links: readonly string[],
+  depth: number,
+): Promise<PartitionedLinks> {
+  const { startUrl } = job.options;
   const inScope = scopeOf(job);
   const seen = new Set<string>();
   const out: PartitionedLinks = { candidates: [], disallowed: [] };
@@ -42,14 +46,14 @@ export async function partitionLinks(ctx: CrawlContext, job: JobRow, links: read
 }
 
 /** The crawl's include / exclude patterns. The start URL is always fetched: the operator named it. */
-function scopeOf(job: JobRow): (url: string) => boolean {
+function scopeOf(job: CrawlJobRow): (url: string) => boolean {
   const inScope = compileScope({ include: job.options.include, exclude: job.options.exclude });
   return (url) => url === job.options.startUrl || inScope(url);
 }
 
 /** Same-site links normalised (what pages.links keeps for a 304 on the next crawl). */
-export function sameSiteLinks(job: JobRow, links: readonly string[]): string[] {
-  const startUrl = job.options.startUrl as string;
+export function sameSiteLinks(job: CrawlJobRow, links: readonly string[]): string[] {
+  const { startUrl } = job.options;
   const out = new Set<string>();
   for (const raw of links) {
     const url = normalizeUrl(raw);
@@ -63,38 +67,30 @@ export function sameSiteLinks(job: JobRow, links: readonly string[]): string[] {
  * still waits — including ones claimed by an earlier run of the same page that died before
  * enqueueing them.
  */
-export async function claimAndEnqueue(ctx: CrawlContext, job: JobRow, parent: string, links: PartitionedLinks): Promise<void> {
+export async function claimAndEnqueue(ctx: CrawlContext, job: CrawlJobRow, parent: string, links: PartitionedLinks): Promise<void> {
   await claimUrls(ctx.rt.pool, job.id, {
     candidates: links.candidates,
     skipped: links.disallowed,
     parent,
-    maxPages: Number(job.options.maxPages),
+    maxPages: job.options.maxPages,
   });
   await enqueuePages(ctx, job, await queuedChildren(ctx.rt.pool, job.id, parent));
 }
 
-export function pageJobOptions(ctx: CrawlContext, jobId: string, url: string): JobsOptions {
-  return {
-    jobId: pageJobId(jobId, url),
-    attempts: ctx.rt.config.CRAWL_PAGE_ATTEMPTS,
-    backoff: { type: 'exponential', delay: ctx.rt.config.CRAWL_RETRY_DELAY_MS },
-  };
-}
-
-export async function enqueuePages(ctx: CrawlContext, job: JobRow, urls: Candidate[]): Promise<void> {
+export async function enqueuePages(ctx: CrawlContext, job: Pick<CrawlJobRow, 'id' | 'client_id'>, urls: Candidate[]): Promise<void> {
   for (let i = 0; i < urls.length; i += 500) {
     await ctx.rt.queues.crawl.addBulk(
       urls.slice(i, i + 500).map((u) => ({
         name: 'crawl.page' as const,
         data: { jobId: job.id, clientId: job.client_id, url: u.url, depth: u.depth },
-        opts: pageJobOptions(ctx, job.id, u.url),
+        opts: { jobId: pageJobId(job.id, u.url) },
       })),
     );
   }
 }
 
 /** When nothing of the crawl waits or runs any more, queue its end (once: deterministic id). */
-export async function finishIfDrained(ctx: CrawlContext, job: Pick<JobRow, 'id' | 'client_id'>): Promise<boolean> {
+export async function finishIfDrained(ctx: CrawlContext, job: Pick<CrawlJobRow, 'id' | 'client_id'>): Promise<boolean> {
   if (!(await isFrontierDrained(ctx.rt.pool, job.id))) return false;
   await ctx.rt.queues.crawl.add('crawl.finish', { jobId: job.id, clientId: job.client_id }, { jobId: finishJobId(job.id) });
   return true;

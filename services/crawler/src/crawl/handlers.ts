@@ -1,12 +1,12 @@
-import { findJob } from '@kbchat/shared/db/jobs';
+import { failCrawl } from '@kbchat/shared/jobs/finish-job';
+import { findCrawlJob } from '@kbchat/shared/jobs/job-store';
 import { runScheduledCrawl } from '@kbchat/shared/pipeline/schedules';
+import { isFinalAttempt } from '@kbchat/shared/queue/attempts';
 import type { JobHandlers } from '@kbchat/shared/queue/contract';
 import type { crawlQueue } from '@kbchat/shared/queue/queues';
-import { type Job, UnrecoverableError } from 'bullmq';
 import type { CrawlContext } from './context.ts';
 import { finishCrawl, startCrawl } from './crawl-run.ts';
 import { processPage } from './page.ts';
-import { failCrawl } from './watchdog.ts';
 
 /** Thin processors: parse (done by registerWorker), call the feature function, let errors propagate for a retry. */
 export function crawlHandlers(ctx: CrawlContext): JobHandlers<typeof crawlQueue> {
@@ -17,8 +17,8 @@ export function crawlHandlers(ctx: CrawlContext): JobHandlers<typeof crawlQueue>
       } catch (err) {
         // The last attempt: end the crawl as failed rather than leave it active forever.
         if (isFinalAttempt(job, err)) {
-          const row = await findJob(ctx.rt.pool, data.jobId);
-          if (row) await failCrawl(ctx, row, `the crawl could not be started (${(err as Error).message.slice(0, 200)})`);
+          const row = await findCrawlJob(ctx.rt.pool, data.jobId);
+          if (row) await failCrawl(ctx.rt.pool, row, `the crawl could not be started (${(err as Error).message.slice(0, 200)})`);
         }
         throw err;
       }
@@ -27,8 +27,4 @@ export function crawlHandlers(ctx: CrawlContext): JobHandlers<typeof crawlQueue>
     'crawl.finish': (data) => finishCrawl(ctx, data),
     'crawl.scheduled': (data) => runScheduledCrawl(ctx.rt, data),
   };
-}
-
-function isFinalAttempt(job: Job, err: unknown): boolean {
-  return err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 }

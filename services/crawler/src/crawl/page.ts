@@ -2,10 +2,12 @@ import { chunkSections } from '@kbchat/shared/crawl/chunker';
 import { isSameSite, normalizeUrl } from '@kbchat/shared/crawl/url';
 import { claimAlias, findCrawlUrl, markUrlActive } from '@kbchat/shared/db/crawl-urls';
 import { pageDocumentsAwaiting } from '@kbchat/shared/db/documents';
-import { addJobNote, findJob, type JobRow } from '@kbchat/shared/db/jobs';
 import { findPage, type PageRow } from '@kbchat/shared/db/pages';
 import { enqueueEmbedding } from '@kbchat/shared/embedding/enqueue';
+import { type CrawlJobRow, hasSource, type SourcedCrawlJobRow } from '@kbchat/shared/jobs/job-data';
+import { addJobNote, findCrawlJob } from '@kbchat/shared/jobs/job-store';
 import { findOutboundBlockedError } from '@kbchat/shared/net/outbound';
+import { isFinalAttempt } from '@kbchat/shared/queue/attempts';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
 import { extractPage } from '../web/extract.ts';
 import { type FetchOutcome, fetchPage } from '../web/fetch-page.ts';
@@ -50,9 +52,9 @@ class RetryablePageError extends Error {
 
 export async function processPage(ctx: CrawlContext, data: PageData, bullJob: Job): Promise<PageResult> {
   const { pool } = ctx.rt;
-  const job = await findJob(pool, data.jobId);
+  const job = await findCrawlJob(pool, data.jobId);
   // The crawl ended or its client was deleted meanwhile: nothing left to do.
-  if (job?.status !== 'active' || job.client_id !== data.clientId || !job.source_id) return { outcome: 'gone' };
+  if (job?.status !== 'active' || job.client_id !== data.clientId || !hasSource(job)) return { outcome: 'gone' };
 
   const row = await markUrlActive(pool, job.id, data.url);
   if (!row) {
@@ -71,7 +73,7 @@ export async function processPage(ctx: CrawlContext, data: PageData, bullJob: Jo
     return result;
   }
 
-  const finalAttempt = bullJob.attemptsMade + 1 >= (bullJob.opts.attempts ?? 1);
+  const finalAttempt = isFinalAttempt(bullJob);
   let slot: HostSlot | undefined;
   try {
     slot = await acquireHostSlot(ctx, job, data.url, bullJob);
@@ -103,12 +105,12 @@ export async function processPage(ctx: CrawlContext, data: PageData, bullJob: Jo
 
 async function fetchAndStore(
   ctx: CrawlContext,
-  job: JobRow,
+  job: SourcedCrawlJobRow,
   data: PageData & { known: PageRow | undefined; lastmod: string | null },
   releaseSlot: () => unknown,
 ): Promise<PageResult> {
   const { config, pool } = ctx.rt;
-  const startUrl = job.options.startUrl as string;
+  const { startUrl } = job.options;
   const skip = async (reason: string, fetched = true): Promise<PageResult> => {
     await settleNotIndexed(pool, job.id, data.url, { state: 'skipped', reason, fetched });
     return { outcome: 'skipped', reason };
@@ -142,7 +144,7 @@ async function fetchAndStore(
 
   const extractOptions = { xRobotsTag: fetched.xRobotsTag ?? null, robotsToken: ROBOTS_TOKEN };
   let extracted = extractPage(fetched.html, fetched.finalUrl, extractOptions);
-  const mode = job.options.render ?? 'auto';
+  const mode = job.options.render;
   if (mode === 'always' || (mode === 'auto' && needsRender(extracted))) {
     const renderer = await ctx.renderer();
     if (!renderer) {
@@ -194,7 +196,7 @@ async function fetchAndStore(
 
 async function storeUnchanged(
   ctx: CrawlContext,
-  job: JobRow,
+  job: SourcedCrawlJobRow,
   data: PageData,
   page: PageRow,
   how: { fetched: boolean; lastmod: string | null },
@@ -215,17 +217,17 @@ async function storeUnchanged(
  * Claims the URL a fetched page really lives at. True when it is ours: newly claimed, or claimed by
  * an earlier run of this very page (a retry must not mistake its own claim for a duplicate).
  */
-async function claimAsAlias(ctx: CrawlContext, job: JobRow, url: string, crawlUrl: string): Promise<boolean> {
+async function claimAsAlias(ctx: CrawlContext, job: CrawlJobRow, url: string, crawlUrl: string): Promise<boolean> {
   if (await claimAlias(ctx.rt.pool, job.id, url, crawlUrl)) return true;
   const row = await findCrawlUrl(ctx.rt.pool, job.id, url);
   return row?.state === 'alias' && row.discovered_from === crawlUrl;
 }
 
 /** ids: the page's documents waiting on the job, as its store returned them (read back when not given: a re-run). */
-async function enqueuePageEmbedding(ctx: CrawlContext, job: JobRow, pageId: string, pendingIds?: string[]): Promise<void> {
+async function enqueuePageEmbedding(ctx: CrawlContext, job: CrawlJobRow, pageId: string, pendingIds?: string[]): Promise<void> {
   const ids = pendingIds ?? (await pageDocumentsAwaiting(ctx.rt.pool, pageId, job.id));
   if (ids.length === 0) return;
-  await enqueueEmbedding(ctx.rt.queues, ctx.rt.config, {
+  await enqueueEmbedding(ctx.rt.queues, {
     clientId: job.client_id,
     jobId: job.id,
     documentIds: ids,
@@ -237,7 +239,7 @@ async function enqueuePageEmbedding(ctx: CrawlContext, job: JobRow, pageId: stri
 }
 
 /** A page settled by an earlier run that died before its follow-ups: issue them again (all idempotent). */
-async function reissueFollowUps(ctx: CrawlContext, job: JobRow, url: string): Promise<void> {
+async function reissueFollowUps(ctx: CrawlContext, job: CrawlJobRow, url: string): Promise<void> {
   await claimAndEnqueue(ctx, job, url, { candidates: [], disallowed: [] });
   const page = await findPage(ctx.rt.pool, job.client_id, url);
   if (page?.last_job_id === job.id) await enqueuePageEmbedding(ctx, job, page.id);
@@ -248,7 +250,7 @@ async function reissueFollowUps(ctx: CrawlContext, job: JobRow, url: string): Pr
  * A slot for the URL's host (per-host concurrency and Crawl-delay, across processes). Short waits
  * are slept; longer ones hand the worker slot back by delaying the BullMQ job.
  */
-async function acquireHostSlot(ctx: CrawlContext, job: JobRow, url: string, bullJob: Job): Promise<HostSlot> {
+async function acquireHostSlot(ctx: CrawlContext, job: CrawlJobRow, url: string, bullJob: Job): Promise<HostSlot> {
   const host = new URL(url).host;
   const { crawlDelayMs } = await ctx.robots(job.id, url);
   for (let tries = 0; ; tries++) {

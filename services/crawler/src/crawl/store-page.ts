@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import type { Chunk } from '@kbchat/shared/crawl/chunker';
 import { settleUrl } from '@kbchat/shared/db/crawl-urls';
 import { keepPageDocuments, pageDocumentCount, replacePageDocuments } from '@kbchat/shared/db/documents';
-import { addJobCounters, type JobRow } from '@kbchat/shared/db/jobs';
 import {
   findSameContentInJob,
   lockContentHash,
@@ -13,6 +12,8 @@ import {
   upsertIndexedPage,
 } from '@kbchat/shared/db/pages';
 import { type Pool, withTransaction } from '@kbchat/shared/db/pool';
+import type { SourcedCrawlJobRow } from '@kbchat/shared/jobs/job-data';
+import { addJobCounters } from '@kbchat/shared/jobs/job-store';
 
 /**
  * The storing side of one page, each a single transaction that also settles the page's frontier
@@ -45,7 +46,7 @@ export type StoreResult =
 
 export async function storeIndexedPage(
   pool: Pool,
-  job: JobRow,
+  job: SourcedCrawlJobRow,
   input: {
     /** The frontier URL that was fetched. */
     crawlUrl: string;
@@ -78,7 +79,7 @@ export async function storeIndexedPage(
       return { stored: false, duplicate: true };
     }
     if (!(await settleUrl(tx, job.id, input.crawlUrl, 'done', null))) return { stored: false };
-    const sourceId = job.source_id as string;
+    const sourceId = job.source_id;
 
     if (existing && existing.content_hash === contentHash && (await pageDocumentCount(tx, existing.id)) > 0) {
       await markPageSeen(tx, existing.id, {
@@ -131,12 +132,12 @@ export async function storeIndexedPage(
  */
 export async function storeNotModifiedPage(
   pool: Pool,
-  job: JobRow,
+  job: SourcedCrawlJobRow,
   input: { crawlUrl: string; page: PageRow; model: string; fetched: boolean; sitemapLastmod: string | null },
 ): Promise<StoreResult> {
   return withTransaction(pool, async (tx) => {
     if (!(await settleUrl(tx, job.id, input.crawlUrl, 'done', null))) return { stored: false };
-    const sourceId = job.source_id as string;
+    const sourceId = job.source_id;
     await markPageSeen(tx, input.page.id, {
       sourceId,
       jobId: job.id,

@@ -1,5 +1,7 @@
 import { isFrontierDrained, staleOpenUrls, touchCrawlUrl } from '@kbchat/shared/db/crawl-urls';
-import { finishJob, type JobRow, listUnfinishedJobs } from '@kbchat/shared/db/jobs';
+import { failCrawl } from '@kbchat/shared/jobs/finish-job';
+import type { JobRow } from '@kbchat/shared/jobs/job-data';
+import { listUnfinishedJobs } from '@kbchat/shared/jobs/job-store';
 import type { Logger } from '@kbchat/shared/logger';
 import { finishJobId, pageJobId, startJobId } from '@kbchat/shared/pipeline/job-ids';
 import { startPeriodic } from '@kbchat/shared/pipeline/periodic';
@@ -35,7 +37,7 @@ export async function crawlWatchdogTick(ctx: CrawlContext, staleMs: number): Pro
   for (const row of await staleOpenUrls(pool, ctx.rt.config.REDIS_PREFIX, staleMs)) {
     const bull = await queue.getJob(pageJobId(row.job_id, row.url));
     const state = bull ? await bull.getState() : 'missing';
-    const job = { id: row.job_id, client_id: row.client_id } as JobRow;
+    const job = { id: row.job_id, client_id: row.client_id };
     if (state === 'failed') {
       // Failed for good without settling (e.g. stalled more than maxStalledCount): count it as failed.
       await settleNotIndexed(pool, row.job_id, row.url, { state: 'failed', reason: 'worker-lost', fetched: false });
@@ -52,12 +54,13 @@ export async function crawlWatchdogTick(ctx: CrawlContext, staleMs: number): Pro
   }
 
   for (const job of await listUnfinishedJobs(pool, ctx.rt.config.REDIS_PREFIX, 'crawl')) {
+    if (job.kind !== 'crawl') continue; // the query lists crawls only; this tells the type
     const age = Date.now() - job.updated_at.getTime();
     if (job.phase === 'pending' && age > staleMs) {
       const bull = await queue.getJob(startJobId(job.id));
       const state = bull ? await bull.getState() : 'missing';
       if (state === 'failed') {
-        await failCrawl(ctx, job, 'the crawl could not be started (crawl.start failed)');
+        await failCrawl(ctx.rt.pool, job, 'the crawl could not be started (crawl.start failed)');
       } else if (state === 'missing' || state === 'completed') {
         if (bull) await bull.remove().catch(removeFailed(log, job.id));
         await ctx.rt.queues.crawl.add('crawl.start', { jobId: job.id, clientId: job.client_id }, { jobId: startJobId(job.id) });
@@ -78,22 +81,6 @@ async function maybeQueueFinish(ctx: CrawlContext, job: Pick<JobRow, 'id' | 'cli
   if (state === 'waiting' || state === 'active' || state === 'delayed' || state === 'prioritized') return;
   if (existing) await existing.remove().catch(removeFailed(ctx.rt.log, job.id));
   await ctx.rt.queues.crawl.add('crawl.finish', { jobId: job.id, clientId: job.client_id }, { jobId: finishJobId(job.id) });
-}
-
-export async function failCrawl(ctx: CrawlContext, job: JobRow, why: string): Promise<void> {
-  const message = `No pages were indexed from ${job.options.startUrl ?? job.options.url}: ${why}.`;
-  await finishJob(ctx.rt.pool, job.id, {
-    status: 'failed',
-    error: message,
-    message,
-    result: {
-      success: false,
-      sourceId: job.source_id ?? '',
-      pagesIndexed: job.pages_indexed,
-      documentsCreated: job.documents_created,
-      message,
-    },
-  });
 }
 
 /**

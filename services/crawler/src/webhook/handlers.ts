@@ -1,4 +1,5 @@
 import { createWebhookHttpClient, deliverLeadWebhook } from '@kbchat/shared/leads/webhook-delivery';
+import { isFinalAttempt } from '@kbchat/shared/queue/attempts';
 import type { JobHandlers } from '@kbchat/shared/queue/contract';
 import type { webhookQueue } from '@kbchat/shared/queue/queues';
 import type { Runtime } from '@kbchat/shared/runtime';
@@ -20,7 +21,7 @@ export function webhookHandlers(rt: Runtime): JobHandlers<typeof webhookQueue> {
   };
   return {
     'webhook.lead': async (data, job) => {
-      const finalAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      const finalAttempt = isFinalAttempt(job);
       const result = await deliverLeadWebhook(deps, data, { finalAttempt });
       if (result.kind === 'wait') {
         await job.moveToDelayed(Date.now() + result.retryInMs, job.token);

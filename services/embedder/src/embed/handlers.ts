@@ -1,4 +1,5 @@
 import { type EmbedDeps, embedDocuments, giveUpEmbedding, isRetryableEmbeddingError } from '@kbchat/shared/embedding/embed-documents';
+import { isFinalAttempt } from '@kbchat/shared/queue/attempts';
 import type { JobHandlers } from '@kbchat/shared/queue/contract';
 import type { embedQueue } from '@kbchat/shared/queue/queues';
 import { UnrecoverableError } from 'bullmq';
@@ -19,7 +20,7 @@ export function embedHandlers(deps: EmbedDeps): JobHandlers<typeof embedQueue> {
         return await embedDocuments(deps, data, owner);
       } catch (err) {
         const retryable = !(err instanceof UnrecoverableError) && isRetryableEmbeddingError(err);
-        if (!retryable || job.attemptsMade + 1 >= (job.opts.attempts ?? 1)) {
+        if (!retryable || isFinalAttempt(job)) {
           await giveUpEmbedding(deps, data, owner, err);
           // A rejected request (bad key, bad input) fails the same way every time: no BullMQ retry.
           if (!retryable) throw new UnrecoverableError((err as Error).message);

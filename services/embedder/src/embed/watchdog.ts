@@ -1,8 +1,8 @@
 import { jobsWithUnleasedDocuments } from '@kbchat/shared/db/documents';
-import { listUnfinishedJobs } from '@kbchat/shared/db/jobs';
 import { withTransaction } from '@kbchat/shared/db/pool';
 import { enqueueEmbedding } from '@kbchat/shared/embedding/enqueue';
-import { settleJobIfDone } from '@kbchat/shared/embedding/settle-job';
+import { settleJobIfDone } from '@kbchat/shared/jobs/finish-job';
+import { listUnfinishedJobs } from '@kbchat/shared/jobs/job-store';
 import { startPeriodic } from '@kbchat/shared/pipeline/periodic';
 import type { Runtime } from '@kbchat/shared/runtime';
 
@@ -23,7 +23,7 @@ export function startEmbedWatchdog(rt: Pick<Runtime, 'config' | 'log' | 'pool' |
     tick: async () => {
       const bucket = Math.floor(Date.now() / period);
       for (const row of await jobsWithUnleasedDocuments(rt.pool, rt.config.REDIS_PREFIX)) {
-        await enqueueEmbedding(rt.queues, rt.config, {
+        await enqueueEmbedding(rt.queues, {
           clientId: row.client_id,
           jobId: row.job_id,
           documentIds: [row.document_id],

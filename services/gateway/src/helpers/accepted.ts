@@ -1,5 +1,5 @@
-import type { JobRow } from '@kbchat/shared/db/jobs';
-import { prefersAsync } from '@kbchat/shared/pipeline/admin-jobs';
+import type { JobRow } from '@kbchat/shared/jobs/job-data';
+import { prefersAsync } from '@kbchat/shared/jobs/start-job';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { GatewayDeps } from '../deps.ts';
 

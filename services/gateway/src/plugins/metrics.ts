@@ -1,4 +1,4 @@
-import { countCrawlsByStatus } from '@kbchat/shared/db/jobs';
+import { countCrawlsByStatus } from '@kbchat/shared/jobs/job-store';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';

@@ -1,4 +1,4 @@
-import { prefersAsync, startCrawlJob, waitForJob } from '@kbchat/shared/pipeline/admin-jobs';
+import { prefersAsync, startCrawlJob, waitForJob } from '@kbchat/shared/jobs/start-job';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { crawlRequestBody, crawlResult, jobAccepted } from '@kbchat/shared/schemas/crawl';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -42,7 +42,7 @@ export function adminCrawlRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         );
         const asked = req.body.wait === false || prefersAsync(req.headers.prefer);
         const finished = asked ? undefined : await waitForJob(deps.pool, job.id, deps.config.CRAWL_SYNC_WAIT_MS, disconnectSignal(reply));
-        if (finished?.result) return reply.status(200).send(finished.result as never);
+        if (finished?.kind === 'crawl' && finished.result) return reply.status(200).send(finished.result);
         return sendAccepted(deps, req, reply, finished ?? job, asked, joined);
       },
     );

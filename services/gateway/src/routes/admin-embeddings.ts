@@ -1,5 +1,5 @@
-import { prefersAsync, startGenerateEmbeddingsJob, waitForJob } from '@kbchat/shared/pipeline/admin-jobs';
-import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings';
+import { prefersAsync, startGenerateEmbeddingsJob, waitForJob } from '@kbchat/shared/jobs/start-job';
+import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { jobAccepted } from '@kbchat/shared/schemas/crawl';
 import { generateEmbeddingsBody, generateEmbeddingsResult } from '@kbchat/shared/schemas/embeddings';
@@ -31,7 +31,7 @@ export function adminEmbeddingRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const { job } = await startGenerateEmbeddingsJob(deps, { clientId: req.body.clientId, model }, ['no client has this clientId']);
         const asked = req.body.wait === false || prefersAsync(req.headers.prefer);
         const finished = await waitForJob(deps.pool, job.id, asked ? 0 : deps.config.CRAWL_SYNC_WAIT_MS, disconnectSignal(reply));
-        if (finished?.result && !asked) return reply.status(200).send(finished.result as never);
+        if (finished?.kind === 'generate-embeddings' && finished.result && !asked) return reply.status(200).send(finished.result);
         return sendAccepted(deps, req, reply, finished ?? job, asked);
       },
     );

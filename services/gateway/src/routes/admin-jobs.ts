@@ -1,5 +1,5 @@
-import { findJob } from '@kbchat/shared/db/jobs';
 import { NotFoundError } from '@kbchat/shared/errors';
+import { findJob } from '@kbchat/shared/jobs/job-store';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { jobParams, jobView, toJobView } from '@kbchat/shared/schemas/jobs';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';

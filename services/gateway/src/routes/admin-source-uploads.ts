@@ -3,7 +3,7 @@ import { findSourceFile } from '@kbchat/shared/db/sources';
 import { AppError, BadRequestError, NotFoundError, PayloadTooLargeError, UnsupportedMediaTypeError } from '@kbchat/shared/errors';
 import { parseFile, UnparsableFileError, UnsupportedFileError } from '@kbchat/shared/ingest/parse-file';
 import { type DocumentSourceResult, deleteSource, ingestDocumentSource } from '@kbchat/shared/pipeline/ingest-source';
-import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings';
+import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { documentSourceCreated, fileSourceFields, textSourceBody } from '@kbchat/shared/schemas/sources';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';

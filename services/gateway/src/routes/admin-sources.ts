@@ -1,8 +1,8 @@
 import { documentStats, listDocuments } from '@kbchat/shared/db/documents';
-import { lastJobsBySource } from '@kbchat/shared/db/jobs';
 import { listCrawlChanges } from '@kbchat/shared/db/pages';
 import { findClientSource, listSourcesWithCounts, type SourceRow, setSourceSchedule } from '@kbchat/shared/db/sources';
 import { BadRequestError, NotFoundError } from '@kbchat/shared/errors';
+import { lastJobsBySource } from '@kbchat/shared/jobs/job-store';
 import { applySchedule, nextRunOf, scheduleError } from '@kbchat/shared/pipeline/schedules';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { changesQuery, crawlChangesView, sourcePatchBody, sourceView } from '@kbchat/shared/schemas/crawl';

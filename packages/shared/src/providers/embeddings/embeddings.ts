@@ -1,9 +1,9 @@
 import { setImmediate } from 'node:timers/promises';
-import { type Config, resolvedProviders } from '../config.ts';
+import { type Config, resolvedProviders } from '../../config.ts';
+import { countTokens } from '../text/tokenizer.ts';
 import type { EmbeddingProvider } from './embedding-provider.ts';
 import { embedLocal, LOCAL_EMBEDDING_DIMENSIONS, LOCAL_EMBEDDING_MODEL } from './local-embedder.ts';
 import { createOpenAIEmbeddingProvider } from './openai-embeddings.ts';
-import { countTokens } from './tokenizer.ts';
 
 /**
  * Embedding providers behind one interface (DESIGN.md §5), chosen by config:

@@ -1,11 +1,11 @@
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
+import { createOpenAIClient, toProviderError } from '../openai-client.ts';
+import { chatCostUsd } from '../pricing.ts';
 import { contactOfferReply, dontKnowReply, replyLanguage, soundsLikeDontKnow } from './canned-replies.ts';
 import type { ChatInput, ChatOutput, ChatProvider, ChatStreamEvent, ChatTurn, ChatUsage } from './chat-provider.ts';
 import { CitationRenumberer } from './citations.ts';
-import { createOpenAIClient, toProviderError } from './openai-client.ts';
-import { chatCostUsd } from './pricing.ts';
 import { answerMessages, REQUEST_CONTACT_TOOL, requestContactTool, rewriteMessages } from './prompts.ts';
 
 /**

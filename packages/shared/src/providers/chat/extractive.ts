@@ -1,4 +1,4 @@
-import { detectLeadIntent } from '../intent/classifier.ts';
+import { detectLeadIntent } from '../../intent/classifier.ts';
 import { contactOfferReply, dontKnowReply, replyLanguage } from './canned-replies.ts';
 import type { ChatInput, ChatOutput, ChatPassage, ChatProvider } from './chat-provider.ts';
 import { stripCitationMarks } from './citations.ts';

@@ -1,4 +1,4 @@
-import { type Config, resolvedProviders } from '../config.ts';
+import { type Config, resolvedProviders } from '../../config.ts';
 import type { ChatProvider } from './chat-provider.ts';
 import { createExtractiveChatProvider } from './extractive.ts';
 import { createOpenAIChatProvider } from './openai-chat.ts';

@@ -1,6 +1,6 @@
+import { termRarity } from '../embeddings/local-embedder.ts';
+import { analyze } from '../text/text-analysis.ts';
 import type { ChatTurn } from './chat-provider.ts';
-import { termRarity } from './local-embedder.ts';
-import { analyze } from './text-analysis.ts';
 
 /**
  * The offline stand-in for "ask the model to rewrite the follow-up": when a message leans on the

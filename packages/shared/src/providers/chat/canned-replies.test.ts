@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { chatCostUsd, embeddingPricePer1k } from '../pricing.ts';
 import { dontKnowReply, guessLanguage, soundsLikeDontKnow } from './canned-replies.ts';
-import { chatCostUsd, embeddingPricePer1k } from './pricing.ts';
 
 describe('guessLanguage', () => {
   it.each([

@@ -1,7 +1,7 @@
+import { termRarity } from '../embeddings/local-embedder.ts';
+import { analyze, oneEditApart, type Term } from '../text/text-analysis.ts';
 import type { ChatPassage } from './chat-provider.ts';
 import { stripCitationMarks } from './citations.ts';
-import { termRarity } from './local-embedder.ts';
-import { analyze, oneEditApart, type Term } from './text-analysis.ts';
 
 /**
  * The offline answer, read as a visitor reads it: the sentence of the best page that answers the

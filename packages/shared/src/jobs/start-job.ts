@@ -2,15 +2,16 @@ import type { Config } from '../config.ts';
 import { normalizeUrl } from '../crawl/url.ts';
 import { findClient } from '../db/clients.ts';
 import { documentIdsAwaiting, markClientDocumentsForEmbedding } from '../db/documents.ts';
-import { activateJob, addJobCounters, findJob, findUnfinishedCrawl, insertJob, type JobRow, type RenderMode } from '../db/jobs.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { setSourceCrawlOptions, upsertSource } from '../db/sources.ts';
 import { enqueueEmbedding } from '../embedding/enqueue.ts';
-import { settleJobIfDone } from '../embedding/settle-job.ts';
 import { BadRequestError, ClientNotFoundError, ConflictError } from '../errors.ts';
 import type { Logger } from '../logger.ts';
+import { startJobId } from '../pipeline/job-ids.ts';
 import type { Queues } from '../runtime.ts';
-import { startJobId } from './job-ids.ts';
+import { settleJobIfDone } from './finish-job.ts';
+import type { JobRow, RenderMode } from './job-data.ts';
+import { activateJob, addJobCounters, findJob, findUnfinishedCrawl, insertJob } from './job-store.ts';
 
 /**
  * What the admin endpoints start: a crawl, a generate-embeddings run. The job row is committed
@@ -112,7 +113,7 @@ export async function startGenerateEmbeddingsJob(
   if (marked === 0) return { job, enqueued: true };
   try {
     const ids = await documentIdsAwaiting(deps.pool, job.id);
-    await enqueueEmbedding(deps.queues, deps.config, { clientId: client.id, jobId: job.id, documentIds: ids, key: `gen-${job.id}` });
+    await enqueueEmbedding(deps.queues, { clientId: client.id, jobId: job.id, documentIds: ids, key: `gen-${job.id}` });
     return { job, enqueued: true };
   } catch (err) {
     deps.log.warn({ jobId: job.id, err: { message: (err as Error).message } }, 'embed jobs not enqueued; the watchdog will enqueue them');

@@ -1,5 +1,5 @@
 import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
-import { analyze, type Term } from './text-analysis.ts';
+import { analyze, type Term } from '../text/text-analysis.ts';
 
 /**
  * A lexical embedder that needs no model and no network (docs/providers.md explains the design).

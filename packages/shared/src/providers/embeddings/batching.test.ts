@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { countTokens } from '../text/tokenizer.ts';
 import { EMBEDDING_BATCH_LIMITS, planBatches } from './batching.ts';
-import { countTokens } from './tokenizer.ts';
 
 const items = (n: number, text: (i: number) => string) => Array.from({ length: n }, (_, i) => ({ id: `d${i}`, text: text(i) }));
 

@@ -1,14 +1,24 @@
 import { findCrawlUrl } from '../db/crawl-urls.ts';
 import { hasDocumentsAwaiting } from '../db/documents.ts';
-import { finishJob, type JobRow, lockJob } from '../db/jobs.ts';
 import type { Queryable } from '../db/pool.ts';
+import {
+  type CrawlJobResult,
+  type CrawlJobRow,
+  type GenerateEmbeddingsJobResult,
+  type GenerateEmbeddingsJobRow,
+  type JobRow,
+  parseJobRow,
+  type RawJobRow,
+} from './job-data.ts';
+import { lockJob } from './job-store.ts';
 
 /**
- * The end of an admin job. A crawl is settled when its frontier is drained (phase 'embedding')
- * and no document waits on it any more; a generate-embeddings run when no document waits on it.
- * Whoever makes the last change (crawl.finish, or the embed job that wrote the last embedding)
- * calls settleJobIfDone inside its transaction: the job row lock serialises them, and finishJob's
- * conditional UPDATE ends the job exactly once.
+ * The end of an admin job: the one place its result and message are written. A crawl is settled
+ * when its frontier is drained (phase 'embedding') and no document waits on it any more; a
+ * generate-embeddings run when no document waits on it. Whoever makes the last change (crawl.finish,
+ * or the embed job that wrote the last embedding) calls settleJobIfDone inside its transaction:
+ * the job row lock serialises them, and the conditional UPDATE ends the job exactly once.
+ * A crawl that cannot even start is ended by failCrawl, through the same UPDATE and result.
  */
 export async function settleJobIfDone(tx: Queryable, jobId: string): Promise<JobRow | undefined> {
   const job = await lockJob(tx, jobId);
@@ -18,22 +28,18 @@ export async function settleJobIfDone(tx: Queryable, jobId: string): Promise<Job
   return finishJob(tx, jobId, outcome);
 }
 
-export interface CrawlResult {
-  success: boolean;
-  sourceId: string;
-  pagesIndexed: number;
-  documentsCreated: number;
-  message: string;
+/** Ends a crawl as failed before it indexed anything (its start failed for good); `why` in words for the operator. */
+export async function failCrawl(db: Queryable, job: CrawlJobRow, why: string): Promise<JobRow | undefined> {
+  const message = `${nothingIndexed(job)}: ${why}.`;
+  return finishJob(db, job.id, { status: 'failed', result: crawlResultOf(job, false, message), message, error: message });
 }
 
-export interface GenerateEmbeddingsResult {
-  success: boolean;
-  processed: number;
-  skipped: number;
+type Outcome = {
+  status: 'completed' | 'failed';
+  result: CrawlJobResult | GenerateEmbeddingsJobResult;
   message: string;
-}
-
-type Outcome = { status: 'completed' | 'failed'; result: Record<string, unknown>; message: string; error: string | null };
+  error: string | null;
+};
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -63,8 +69,8 @@ function skipSummary(reasons: Record<string, number>): string {
     .join(', ');
 }
 
-async function crawlOutcome(db: Queryable, job: JobRow): Promise<Outcome> {
-  const startUrl = job.options.startUrl ?? job.options.url ?? '';
+async function crawlOutcome(db: Queryable, job: CrawlJobRow): Promise<Outcome> {
+  const startUrl = job.options.startUrl;
   const tokens = Number(job.embedding_tokens);
   const parts: string[] = [];
   let error: string | null = null;
@@ -86,7 +92,7 @@ async function crawlOutcome(db: Queryable, job: JobRow): Promise<Outcome> {
     else if (job.pages_fetched === 0 && job.pages_failed > 0) why = 'no page could be fetched';
     else if (job.pages_skipped > 0) why = `every page found was skipped (${skipSummary(job.skip_reasons)})`;
     else why = 'no page with readable text was found';
-    error = `No pages were indexed from ${startUrl}: ${why}.`;
+    error = `${nothingIndexed(job)}: ${why}.`;
     parts.push(error);
   }
   if (job.pages_skipped > 0 && success) parts.push(`Skipped ${job.pages_skipped} (${skipSummary(job.skip_reasons)}).`);
@@ -102,18 +108,18 @@ async function crawlOutcome(db: Queryable, job: JobRow): Promise<Outcome> {
   }
   parts.push(...job.notes);
   const message = parts.join(' ');
-  const result: CrawlResult = {
-    success,
-    sourceId: job.source_id ?? '',
-    pagesIndexed: job.pages_indexed,
-    documentsCreated: job.documents_created,
-    message,
-  };
-  return { status: success ? 'completed' : 'failed', result: { ...result }, message, error };
+  return { status: success ? 'completed' : 'failed', result: crawlResultOf(job, success, message), message, error };
 }
 
-function embeddingsOutcome(job: JobRow): Outcome {
-  const model = String(job.options.model ?? 'the current model');
+const nothingIndexed = (job: CrawlJobRow) => `No pages were indexed from ${job.options.startUrl}`;
+
+/** POST /api/admin/crawl's 200 body. */
+function crawlResultOf(job: CrawlJobRow, success: boolean, message: string): CrawlJobResult {
+  return { success, sourceId: job.source_id ?? '', pagesIndexed: job.pages_indexed, documentsCreated: job.documents_created, message };
+}
+
+function embeddingsOutcome(job: GenerateEmbeddingsJobRow): Outcome {
+  const model = job.options.model;
   const processed = job.embeddings_done;
   const skipped = job.documents_skipped;
   const failed = job.embeddings_failed;
@@ -136,6 +142,22 @@ function embeddingsOutcome(job: JobRow): Outcome {
   }
   parts.push(...job.notes);
   const message = parts.join(' ');
-  const result: GenerateEmbeddingsResult = { success: failed === 0, processed, skipped, message };
-  return { status: failed === 0 ? 'completed' : 'failed', result: { ...result }, message, error };
+  const result: GenerateEmbeddingsJobResult = { success: failed === 0, processed, skipped, message };
+  return { status: failed === 0 ? 'completed' : 'failed', result, message, error };
+}
+
+/**
+ * The UPDATE that ends a job: conditional, so however many workers race to finish it, exactly
+ * one succeeds (and only that one may act on the end, e.g. log it).
+ */
+async function finishJob(db: Queryable, jobId: string, outcome: Outcome): Promise<JobRow | undefined> {
+  const { rows } = await db.query<RawJobRow>(
+    `UPDATE jobs SET status = $2, phase = 'done', result = $3, message = $4, error = $5,
+                     finished_at = now(), updated_at = now()
+      WHERE id = $1 AND status IN ('queued', 'active')
+      RETURNING *`,
+    [jobId, outcome.status, JSON.stringify(outcome.result), outcome.message, outcome.error],
+  );
+  const row = rows[0];
+  return row ? parseJobRow(row) : undefined;
 }

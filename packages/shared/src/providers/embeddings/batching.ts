@@ -1,4 +1,4 @@
-import { encodeTokens, MAX_EMBEDDING_INPUT_TOKENS, truncateToTokens } from './tokenizer.ts';
+import { encodeTokens, MAX_EMBEDDING_INPUT_TOKENS, truncateToTokens } from '../text/tokenizer.ts';
 
 /**
  * Groups embedding inputs into requests within the embeddings API's bounds: at most 2048 inputs and

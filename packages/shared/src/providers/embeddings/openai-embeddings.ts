@@ -1,9 +1,9 @@
 import type OpenAI from 'openai';
-import type { Config } from '../config.ts';
+import type { Config } from '../../config.ts';
+import { createOpenAIClient, ProviderError, toProviderError } from '../openai-client.ts';
+import { embeddingPricePer1k } from '../pricing.ts';
+import { countTokens } from '../text/tokenizer.ts';
 import { EMBEDDING_DIMENSIONS, type EmbeddingProvider } from './embedding-provider.ts';
-import { createOpenAIClient, ProviderError, toProviderError } from './openai-client.ts';
-import { embeddingPricePer1k } from './pricing.ts';
-import { countTokens } from './tokenizer.ts';
 
 /**
  * Embeddings through the official SDK. The SDK asks for base64 and decodes it (a quarter of the JSON

@@ -1,64 +1,22 @@
-import { isUuid } from './clients.ts';
-import type { Queryable } from './pool.ts';
+import { isUuid } from '../db/clients.ts';
+import type { Queryable } from '../db/pool.ts';
+import {
+  type CrawlJobRow,
+  type GenerateEmbeddingsJobRow,
+  type JobPhase,
+  type JobRow,
+  type JobRowBase,
+  parseJobRow,
+  type RawJobRow,
+} from './job-data.ts';
 
 /**
- * Admin jobs (a crawl, a generate-embeddings run): what GET /api/admin/jobs/:jobId reports.
+ * The `jobs` table: admin jobs (a crawl, a generate-embeddings run), what GET /api/admin/jobs/:jobId
+ * reports. Every read parses the row's options and result by its kind (job-data.ts).
  * Counters only ever grow, by statements that run exactly once per event (each guarded by a state
  * transition of the row that caused it), so retried BullMQ jobs never count twice.
+ * A job ends only through finish-job.ts.
  */
-export type JobKind = 'crawl' | 'generate-embeddings';
-export type JobStatus = 'queued' | 'active' | 'completed' | 'failed';
-export type JobPhase = 'pending' | 'crawling' | 'embedding' | 'done';
-export type RenderMode = 'auto' | 'never' | 'always';
-
-export interface CrawlOptions {
-  /** The queue namespace (REDIS_PREFIX) the job's work is enqueued in. */
-  queue: string;
-  /** As the admin sent it. */
-  url: string;
-  /** Normalised: the source's identity and the first URL of the frontier. */
-  startUrl: string;
-  maxPages: number;
-  render: RenderMode;
-  /** URL patterns of the crawl's scope (crawl/scope.ts); absent on jobs from before scopes. */
-  include?: string[];
-  exclude?: string[];
-}
-
-export interface JobRow {
-  id: string;
-  client_id: string;
-  source_id: string | null;
-  kind: JobKind;
-  status: JobStatus;
-  phase: JobPhase;
-  options: Partial<CrawlOptions> & Record<string, unknown>;
-  pages_discovered: number;
-  pages_fetched: number;
-  pages_indexed: number;
-  pages_unchanged: number;
-  pages_skipped: number;
-  pages_failed: number;
-  pages_removed: number;
-  skip_reasons: Record<string, number>;
-  documents_created: number;
-  documents_skipped: number;
-  embeddings_done: number;
-  embeddings_failed: number;
-  /** bigint: pg returns it as a string. */
-  embedding_tokens: string;
-  frontier_size: number;
-  frontier_capped: boolean;
-  notes: string[];
-  robots: { crawlDelayMs: number | null; sitemaps: string[]; error?: string } | null;
-  result: Record<string, unknown> | null;
-  message: string | null;
-  error: string | null;
-  created_at: Date;
-  started_at: Date | null;
-  finished_at: Date | null;
-  updated_at: Date;
-}
 
 export interface JobCounters {
   pages_discovered?: number;
@@ -90,33 +48,43 @@ const COUNTER_COLUMNS = [
   'embedding_tokens',
 ] as const satisfies readonly (keyof JobCounters)[];
 
+/** A new job's kind and options (with the internal ones: job-data.ts). */
+export type NewJob = Pick<CrawlJobRow, 'kind' | 'options'> | Pick<GenerateEmbeddingsJobRow, 'kind' | 'options'>;
+
 export async function insertJob(
   db: Queryable,
-  input: { clientId: string; sourceId: string | null; kind: JobKind; options: Record<string, unknown>; phase?: JobPhase },
+  input: NewJob & { clientId: string; sourceId: string | null; phase?: JobPhase },
 ): Promise<JobRow> {
-  const { rows } = await db.query<JobRow>(
+  const { rows } = await db.query<RawJobRow>(
     `INSERT INTO jobs (client_id, source_id, kind, options, phase)
      VALUES ($1, $2, $3, $4, $5)
      RETURNING *`,
     [input.clientId, input.sourceId, input.kind, JSON.stringify(input.options), input.phase ?? 'pending'],
   );
-  return rows[0] as JobRow;
+  return parseJobRow(rows[0] as RawJobRow);
 }
 
 export async function findJob(db: Queryable, jobId: string): Promise<JobRow | undefined> {
   if (!isUuid(jobId)) return undefined;
-  const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1', [jobId]);
-  return rows[0];
+  const { rows } = await db.query<RawJobRow>('SELECT * FROM jobs WHERE id = $1', [jobId]);
+  return firstJob(rows);
+}
+
+/** The job if it is a crawl: what the crawl workers read. */
+export async function findCrawlJob(db: Queryable, jobId: string): Promise<CrawlJobRow | undefined> {
+  const job = await findJob(db, jobId);
+  return job?.kind === 'crawl' ? job : undefined;
 }
 
 /** The crawl of this source that has not finished yet, if any (at most one: migration 0010). */
-export async function findUnfinishedCrawl(db: Queryable, sourceId: string): Promise<JobRow | undefined> {
-  const { rows } = await db.query<JobRow>(
+export async function findUnfinishedCrawl(db: Queryable, sourceId: string): Promise<CrawlJobRow | undefined> {
+  const { rows } = await db.query<RawJobRow>(
     `SELECT * FROM jobs WHERE source_id = $1 AND kind = 'crawl' AND status IN ('queued', 'active')
       ORDER BY created_at DESC LIMIT 1`,
     [sourceId],
   );
-  return rows[0];
+  const job = firstJob(rows);
+  return job?.kind === 'crawl' ? job : undefined;
 }
 
 /**
@@ -125,13 +93,13 @@ export async function findUnfinishedCrawl(db: Queryable, sourceId: string): Prom
  * take FOR KEY SHARE on it when written, and FOR UPDATE would deadlock against those writers.
  */
 export async function lockJob(db: Queryable, jobId: string): Promise<JobRow | undefined> {
-  const { rows } = await db.query<JobRow>('SELECT * FROM jobs WHERE id = $1 FOR NO KEY UPDATE', [jobId]);
-  return rows[0];
+  const { rows } = await db.query<RawJobRow>('SELECT * FROM jobs WHERE id = $1 FOR NO KEY UPDATE', [jobId]);
+  return firstJob(rows);
 }
 
 /** queued → active; a no-op (returning the row) when it already is active, undefined when finished or gone. */
 export async function activateJob(db: Queryable, jobId: string, phase: JobPhase): Promise<JobRow | undefined> {
-  const { rows } = await db.query<JobRow>(
+  const { rows } = await db.query<RawJobRow>(
     `UPDATE jobs SET
        status = 'active',
        phase = CASE WHEN status = 'queued' THEN $2 ELSE phase END,
@@ -141,7 +109,7 @@ export async function activateJob(db: Queryable, jobId: string, phase: JobPhase)
      RETURNING *`,
     [jobId, phase],
   );
-  return rows[0];
+  return firstJob(rows);
 }
 
 export async function setJobPhase(db: Queryable, jobId: string, phase: JobPhase): Promise<void> {
@@ -185,7 +153,7 @@ export async function addJobNote(db: Queryable, jobId: string, note: string): Pr
   );
 }
 
-export async function setJobRobots(db: Queryable, jobId: string, robots: JobRow['robots']): Promise<void> {
+export async function setJobRobots(db: Queryable, jobId: string, robots: JobRowBase['robots']): Promise<void> {
   await db.query('UPDATE jobs SET robots = $2, updated_at = now() WHERE id = $1', [jobId, JSON.stringify(robots)]);
 }
 
@@ -200,48 +168,34 @@ export async function reserveFrontier(db: Queryable, jobId: string, granted: num
 }
 
 /**
- * The one way a job ends: a conditional UPDATE, so however many workers race to finish it,
- * exactly one succeeds (and only that one may act on the end, e.g. log it).
- */
-export async function finishJob(
-  db: Queryable,
-  jobId: string,
-  outcome: { status: 'completed' | 'failed'; result: Record<string, unknown>; message: string; error: string | null },
-): Promise<JobRow | undefined> {
-  const { rows } = await db.query<JobRow>(
-    `UPDATE jobs SET status = $2, phase = 'done', result = $3, message = $4, error = $5,
-                     finished_at = now(), updated_at = now()
-      WHERE id = $1 AND status IN ('queued', 'active')
-      RETURNING *`,
-    [jobId, outcome.status, JSON.stringify(outcome.result), outcome.message, outcome.error],
-  );
-  return rows[0];
-}
-
-/**
  * Unfinished jobs of one queue namespace (REDIS_PREFIX, kept in options.queue), oldest first: the
  * watchdogs' work list. A deployment heals only its own jobs — another one sharing the database
  * (a second environment, a test run) has its own queues and its own watchdogs.
  */
-export async function listUnfinishedJobs(db: Queryable, queue: string, kind: JobKind | undefined, limit = 200): Promise<JobRow[]> {
-  const { rows } = await db.query<JobRow>(
+export async function listUnfinishedJobs(db: Queryable, queue: string, kind: JobRow['kind'] | undefined, limit = 200): Promise<JobRow[]> {
+  const { rows } = await db.query<RawJobRow>(
     `SELECT * FROM jobs WHERE status IN ('queued', 'active') AND ($1::text IS NULL OR kind = $1)
         AND coalesce(options ->> 'queue', $3) = $3
       ORDER BY created_at LIMIT $2`,
     [kind ?? null, limit, queue],
   );
-  return rows;
+  return rows.map(parseJobRow);
 }
 
 /** The most recent job of each source (for the sources listing). */
 export async function lastJobsBySource(db: Queryable, clientId: string): Promise<Map<string, JobRow>> {
-  const { rows } = await db.query<JobRow>(
+  const { rows } = await db.query<RawJobRow & { source_id: string }>(
     `SELECT DISTINCT ON (source_id) * FROM jobs
       WHERE client_id = $1 AND source_id IS NOT NULL AND kind = 'crawl'
       ORDER BY source_id, created_at DESC`,
     [clientId],
   );
-  return new Map(rows.map((r) => [r.source_id as string, r]));
+  return new Map(rows.map((r) => [r.source_id, parseJobRow(r)]));
+}
+
+function firstJob(rows: RawJobRow[]): JobRow | undefined {
+  const row = rows[0];
+  return row ? parseJobRow(row) : undefined;
 }
 
 /** Crawl jobs of every client by status, whichever process ran them (the gateway's /metrics). */

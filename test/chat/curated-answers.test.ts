@@ -1,0 +1,156 @@
+// The operator's loop, through the real gateway, embedder and chat: questions the bot declined and
+// answers rated down become knowledge gaps (near-duplicates grouped), a curated answer written for
+// one answers the question asked in other words — verbatim, citing its url — and leaves the gap
+// list; near-misses and other clients are never answered with it.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PIPELINE_ENV, pollJob } from '../pipeline/support/pipeline.ts';
+import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
+
+interface ChatBody {
+  answer: string;
+  sources: { title: string; url: string }[];
+  sessionId: string;
+  messageId: string;
+}
+interface Gap {
+  gapId: string;
+  question: string;
+  count: number;
+  lastAskedAt: string;
+  reason: string;
+  sessionIds: string[];
+}
+
+const CURATED = 'Yes! We sell complete skateboards from 49 euros, in the shop and online.';
+
+describe('knowledge gaps and curated answers', () => {
+  let kb: Kbchat;
+  beforeAll(async () => {
+    kb = await startKbchat({ env: PIPELINE_ENV });
+  });
+  afterAll(async () => {
+    await kb?.stop();
+  });
+
+  const chat = async (clientId: string, message: string) => {
+    const res = await api<ChatBody>(kb.baseUrl, 'POST', '/api/chat', { clientId, message });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    return res.body;
+  };
+  const gaps = async (clientId: string) =>
+    (await api<{ items: Gap[] }>(kb.baseUrl, 'GET', `/api/admin/clients/${clientId}/knowledge-gaps`)).body.items;
+
+  async function bikeShop() {
+    const { clientId } = await createClient(kb.baseUrl);
+    const text = await api<{ jobId: string }>(kb.baseUrl, 'POST', `/api/admin/clients/${clientId}/sources/text`, {
+      title: 'Bike workshop',
+      text: 'We repair bicycles in Porto within two days. Our workshop opens at nine and closes at six on weekdays.',
+      url: 'https://bikes.example/workshop',
+    });
+    expect(text.status).toBe(201);
+    await pollJob(kb.baseUrl, text.body.jobId);
+    return clientId;
+  }
+
+  it('groups declined and thumbs-down questions into gaps, and a curated answer fixes one in a step', async () => {
+    const clientId = await bikeShop();
+    const first = await chat(clientId, 'Do you sell skateboards?');
+    expect(first.sources).toEqual([]);
+    await chat(clientId, 'do u sell skateboards');
+    const opens = await chat(clientId, 'When does the workshop open?');
+    expect(opens.sources).toHaveLength(1);
+    const down = await api(kb.baseUrl, 'POST', '/api/feedback', {
+      clientId,
+      sessionId: opens.sessionId,
+      messageId: opens.messageId,
+      rating: 'down',
+    });
+    expect(down.status).toBe(200);
+
+    let list = await gaps(clientId);
+    expect(list.map((g) => [g.question, g.count, g.reason])).toEqual([
+      ['do u sell skateboards', 2, 'declined'],
+      ['When does the workshop open?', 1, 'thumbs-down'],
+    ]);
+    expect(list[0]?.sessionIds).toHaveLength(2);
+    expect(list[0]?.gapId).toMatch(/^[0-9a-f]{16}$/);
+
+    // Dismissed until asked again.
+    const opensGap = list[1] as Gap;
+    expect((await api(kb.baseUrl, 'POST', `/api/admin/clients/${clientId}/knowledge-gaps/${opensGap.gapId}/dismiss`)).status).toBe(200);
+    expect((await gaps(clientId)).map((g) => g.question)).toEqual(['do u sell skateboards']);
+    expect((await api(kb.baseUrl, 'POST', `/api/admin/clients/${clientId}/knowledge-gaps/nope/dismiss`)).status).toBe(404);
+
+    // "Write the answer": the gap's question, answered in the operator's words.
+    const created = await api<{ answerId: string; question: string; url: string | null }>(
+      kb.baseUrl,
+      'POST',
+      `/api/admin/clients/${clientId}/answers`,
+      { question: 'Do you sell skateboards?', answer: CURATED, url: 'https://bikes.example/skateboards' },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body).toMatchObject({ question: 'Do you sell skateboards?', url: 'https://bikes.example/skateboards' });
+
+    for (const paraphrase of ['Are skateboards something you carry?', 'Can I buy a skateboard from you?', 'skateboards?']) {
+      const res = await chat(clientId, paraphrase);
+      expect(res.answer, paraphrase).toBe(CURATED);
+      expect(res.sources).toEqual([{ title: 'Do you sell skateboards?', url: 'https://bikes.example/skateboards' }]);
+    }
+    for (const nearMiss of ['Do you sell skateboard wheels?', 'Do you repair skateboards?']) {
+      expect((await chat(clientId, nearMiss)).answer, nearMiss).not.toBe(CURATED);
+    }
+    list = await gaps(clientId);
+    expect(list.map((g) => g.question)).not.toContain('do u sell skateboards');
+
+    // Edited: the new words are given, without a url nothing is cited; deleted: never given again.
+    const answerId = created.body.answerId;
+    const patched = await api<{ answer: string; url: string | null }>(
+      kb.baseUrl,
+      'PATCH',
+      `/api/admin/clients/${clientId}/answers/${answerId}`,
+      {
+        answer: 'We sell skateboards from March on.',
+        url: null,
+      },
+    );
+    expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+    expect(patched.body).toMatchObject({ answer: 'We sell skateboards from March on.', url: null });
+    const after = await chat(clientId, 'Are skateboards something you carry?');
+    expect(after).toMatchObject({ answer: 'We sell skateboards from March on.', sources: [] });
+    const listed = await api<{ items: { answerId: string }[] }>(kb.baseUrl, 'GET', `/api/admin/clients/${clientId}/answers`);
+    expect(listed.body.items.map((i) => i.answerId)).toEqual([answerId]);
+    // Its hidden source is not one of the client's sources.
+    const sources = await api<{ sources: { type: string }[] }>(kb.baseUrl, 'GET', `/api/admin/clients/${clientId}/sources`);
+    expect(sources.body.sources.map((s) => s.type)).toEqual(['text']);
+
+    expect((await api(kb.baseUrl, 'DELETE', `/api/admin/clients/${clientId}/answers/${answerId}`)).status).toBe(204);
+    expect((await chat(clientId, 'Are skateboards something you carry?')).answer).not.toContain('skateboards from March');
+    expect((await api(kb.baseUrl, 'DELETE', `/api/admin/clients/${clientId}/answers/${answerId}`)).status).toBe(404);
+  });
+
+  it("never answers one client with another's curated answer, and validates what it takes", async () => {
+    const a = await bikeShop();
+    const { clientId: b } = await createClient(kb.baseUrl);
+    const created = await api<{ answerId: string }>(kb.baseUrl, 'POST', `/api/admin/clients/${a}/answers`, {
+      question: 'Do you sell skateboards?',
+      answer: CURATED,
+    });
+    expect(created.status).toBe(201);
+    expect((await chat(a, 'do u sell skateboards')).answer).toBe(CURATED);
+    expect((await chat(b, 'do u sell skateboards')).answer).not.toBe(CURATED);
+    expect((await api<{ items: unknown[] }>(kb.baseUrl, 'GET', `/api/admin/clients/${b}/answers`)).body.items).toEqual([]);
+    expect((await api(kb.baseUrl, 'PATCH', `/api/admin/clients/${b}/answers/${created.body.answerId}`, { answer: 'x' })).status).toBe(404);
+    expect((await api(kb.baseUrl, 'DELETE', `/api/admin/clients/${b}/answers/${created.body.answerId}`)).status).toBe(404);
+    // B's own unanswered question is B's gap; A's answer does not close it.
+    expect((await gaps(b)).map((g) => g.question)).toEqual(['do u sell skateboards']);
+
+    for (const body of [{ question: '', answer: 'x' }, { question: 'q?' }, { question: 'q?', answer: 'a', url: 'ftp://x' }]) {
+      expect((await api(kb.baseUrl, 'POST', `/api/admin/clients/${a}/answers`, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await api(kb.baseUrl, 'PATCH', `/api/admin/clients/${a}/answers/${created.body.answerId}`, {})).status).toBe(400);
+    expect((await api(kb.baseUrl, 'PATCH', `/api/admin/clients/${a}/answers/${randomUUID()}`, { answer: 'x' })).status).toBe(404);
+    expect((await api(kb.baseUrl, 'GET', `/api/admin/clients/${randomUUID()}/knowledge-gaps`)).status).toBe(404);
+    expect((await api(kb.baseUrl, 'GET', `/api/admin/clients/${a}/knowledge-gaps?from=tomorrow`)).status).toBe(400);
+  });
+});
