@@ -234,18 +234,64 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     await shot('conversations');
   });
 
-  it('shows knowledge gaps and curated answers, or their empty state', async () => {
+  it('lists knowledge gaps; "write the answer" makes a curated answer the chat then gives; answers are edited and deleted', async () => {
+    const declined = await api<{ sources: unknown[] }>(gateway.baseUrl, 'POST', '/api/chat', {
+      clientId,
+      message: 'Do you install solar panels?',
+    });
+    expect(declined.body.sources).toEqual([]);
+
     await openTab('Knowledge gaps');
     const gaps = region('Knowledge gaps');
-    await expect.poll(() => gaps.locator('.empty, table').count()).toBe(1);
-    expect(await gaps.locator('.alert').count()).toBe(0);
+    const solar = gaps.getByRole('row').filter({ hasText: 'Do you install solar panels?' });
+    await solar.waitFor();
+    expect((await solar.getByRole('cell').allTextContents())[3]).toBe('declined');
+    const rated = gaps.getByRole('row').filter({ hasText: 'How much does the premium maintenance plan cost?' });
+    expect((await rated.getByRole('cell').allTextContents())[3]).toBe('rated down');
     await shot('knowledge-gaps');
+
+    // Dismiss one; write the answer to the other.
+    await gaps.getByRole('button', { name: 'Dismiss How much does the premium maintenance plan cost?' }).click();
+    await expect.poll(() => rated.count()).toBe(0);
+    await gaps.getByRole('button', { name: 'Write the answer to Do you install solar panels?' }).click();
+    const write = page.getByRole('form', { name: 'Write the answer' });
+    expect(await write.getByLabel('Question').inputValue()).toBe('Do you install solar panels?');
+    await write.getByLabel('Answer').fill('No: we are plumbers. For solar panels ask a roofer; we connect solar water heaters.');
+    await write.getByRole('button', { name: 'Save as curated answer' }).click();
+    await expect.poll(() => page.locator('#notice').textContent()).toMatch(/^Curated answer created/);
+    // A gap a curated answer now answers leaves the list by itself.
+    await expect.poll(() => solar.count()).toBe(0);
+    const chat = await api<{ answer: string }>(gateway.baseUrl, 'POST', '/api/chat', { clientId, message: 'Do you install solar panels?' });
+    expect(chat.body.answer).toContain('we are plumbers');
+
     await openTab('Curated answers');
     const answers = region('Curated answers');
-    await expect.poll(() => answers.locator('.empty, table').count()).toBe(1);
-    expect(await answers.locator('.alert').count()).toBe(0);
-    expect(await page.getByRole('form', { name: 'New curated answer' }).isVisible()).toBe(true);
+    const row = answers.getByRole('row').filter({ hasText: 'Do you install solar panels?' });
+    await row.waitFor();
+    await answers.getByRole('button', { name: 'Edit the answer to Do you install solar panels?' }).click();
+    const edit = page.getByRole('form', { name: 'Edit the answer' });
+    await edit.getByLabel('Answer').fill('No: we are plumbers. We do connect solar water heaters.');
+    await edit.getByLabel('Link').fill('https://acme-plumbing.example/solar');
+    await edit.getByRole('button', { name: 'Save answer' }).click();
+    await expect
+      .poll(async () => (await row.getByRole('cell').allTextContents()).slice(1, 3))
+      .toEqual(['No: we are plumbers. We do connect solar water heaters.', 'https://acme-plumbing.example/solar']);
+    const add = page.getByRole('form', { name: 'New curated answer' });
+    await add.getByLabel('Question').fill('Do you work on Sundays?');
+    await add.getByLabel('Answer').fill('Only the emergency line: it answers every day of the year.');
+    await add.getByRole('button', { name: 'Add answer' }).click();
+    await answers.getByRole('row').filter({ hasText: 'Do you work on Sundays?' }).waitFor();
     await shot('answers');
+    await answers.getByRole('button', { name: 'Delete the answer to Do you install solar panels?' }).click();
+    await expect.poll(() => row.count()).toBe(0);
+    const stored = await api<{ items: { question: string }[] }>(
+      gateway.baseUrl,
+      'GET',
+      `/api/admin/clients/${clientId}/answers`,
+      undefined,
+      auth,
+    );
+    expect(stored.body.items.map((a) => a.question)).toEqual(['Do you work on Sundays?']);
   });
 
   it('shows leads by name, with the webhook deliveries named by their lead', async () => {
@@ -279,7 +325,8 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     for (const name of ['Conversations and messages', 'Answered and declined', 'Visitor feedback', 'Leads', 'Tokens', 'Cost (USD)']) {
       await figures.getByRole('img', { name, exact: true }).waitFor();
     }
-    await expect.poll(() => figures.locator('[data-total=conversations]').textContent()).toBe('2');
+    // Two conversations in the Conversations test, two solar-panel questions in the gaps test.
+    await expect.poll(() => figures.locator('[data-total=conversations]').textContent()).toBe('4');
     expect(await figures.locator('[data-total=feedbackDown]').textContent()).toBe('1');
     expect(await figures.locator('[data-total=leads]').textContent()).toBe('1');
     // Bars drawn for the day with conversations.

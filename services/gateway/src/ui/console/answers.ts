@@ -10,9 +10,9 @@ export function answerForm(opts: {
   onSubmit(body: { question: string; answer: string; url?: string | null }): Promise<void>;
   onCancel?(): void;
 }): HTMLFormElement {
-  const question = h('textarea', { required: '', maxlength: '1000' });
+  const question = h('textarea', { required: '', maxlength: '500' });
   question.value = opts.initial?.question ?? '';
-  const answer = h('textarea', { required: '', class: 'tall', maxlength: '20000' });
+  const answer = h('textarea', { required: '', class: 'tall', maxlength: '4000' });
   answer.value = opts.initial?.answer ?? '';
   const url = h('input', { type: 'url', placeholder: 'https://www.example.com/page' });
   url.value = opts.initial?.url ?? '';
