@@ -201,6 +201,8 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     const job = page.locator(`.job[data-job-id="${started.body.jobId}"]`);
     await job.waitFor({ timeout: 10_000 });
     await job.getByText('Crawl: completed').waitFor({ timeout: 40_000 }).catch(explain);
+    await region('Jobs').getByRole('button', { name: 'Clear finished' }).click();
+    await expect.poll(() => job.count()).toBe(0);
   });
 
   it('lists conversations with filters, and shows a transcript with its sources and feedback', async () => {

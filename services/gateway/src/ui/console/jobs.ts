@@ -1,5 +1,5 @@
 import { type ApiFailure, call, clientPath, describe } from './api.ts';
-import { h, nextId, type Row, text, words } from './dom.ts';
+import { button, h, nextId, type Row, text, words } from './dom.ts';
 
 const POLL_MS = 1000;
 /** How often the client's sources are checked for a crawl started elsewhere (another tab, a schedule, the CLI). */
@@ -106,8 +106,23 @@ export interface Activity {
 export function crawlActivity(clientId: string, onFinished: (job: Row) => void): Activity {
   const headingId = nextId('h');
   const list = h('div', { class: 'jobs' });
-  const el = h('section', { class: 'card activity', 'aria-labelledby': headingId, hidden: '' }, h('h3', { id: headingId }, 'Jobs'), list);
+  const clear = button('Clear finished');
+  const el = h(
+    'section',
+    { class: 'card activity', 'aria-labelledby': headingId, hidden: '' },
+    h('h3', { id: headingId }, 'Jobs'),
+    list,
+    h('div', { class: 'row' }, clear),
+  );
   const panels = new Map<string, ReturnType<typeof jobPanel>>();
+  clear.addEventListener('click', () => {
+    for (const panel of panels.values()) {
+      if (panel.running) continue;
+      panel.el.remove();
+      // Kept in the map: the sources listing may still name the job as running for a moment.
+    }
+    el.hidden = list.childElementCount === 0;
+  });
   let stopped = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
 
