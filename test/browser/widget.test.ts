@@ -453,8 +453,11 @@ describe.skipIf(!hasChromium)('chat widget in Chromium', () => {
     await starters.getByRole('button', { name: 'How much does the premium plan cost?' }).click();
     await dialog.getByRole('link', { name: 'Pricing — Acme Plumbing' }).waitFor({ timeout: 30_000 });
     expect(streamBodies.at(-1)).toMatchObject({ clientId: styled.clientId, message: 'How much does the premium plan cost?' });
-    // Asked: the suggestions step aside.
+    // Asked: the suggestions step aside, and the keyboard focus is in the message box, not lost.
     expect(await starters.count()).toBe(0);
+    expect(
+      await page.getByRole('textbox', { name: 'Your message' }).evaluate((e) => e === (e.getRootNode() as ShadowRoot).activeElement),
+    ).toBe(true);
     await page.context().close();
   });
 

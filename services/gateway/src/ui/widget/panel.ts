@@ -202,7 +202,10 @@ export function mount(api: string, clientId: string, look: Look): void {
     for (const q of look.starterQuestions) {
       const b = h('button', { type: 'button' }, q);
       b.addEventListener('click', () => {
-        if (!busy) void ask(q).then(() => input.focus());
+        if (busy) return;
+        // The button goes away with the question asked: the focus moves to the message box first.
+        input.focus();
+        void ask(q);
       });
       starters.append(b);
     }
