@@ -53,6 +53,7 @@ describe('widget settings per client', () => {
       [{ starterQuestions: ['a', 'b', 'c', 'd', 'e'] }, /^widget\.starterQuestions must hold at most 4 questions/],
       [{ starterQuestions: ['x'.repeat(121)] }, /^widget\.starterQuestions\.0 must be at most 120 characters/],
       [{ position: 'top-left' }, /^widget\.position must be bottom-right or bottom-left/],
+      [{ title: 'Broken \ud800 text' }, /^widget\.title must be valid Unicode text/],
     ];
     for (const [widget, detail] of cases) {
       const res = await api<{ details: string[] }>(kb.baseUrl, 'PATCH', `/api/admin/clients/${clientId}`, { widget });

@@ -31,6 +31,11 @@ const hexColor = z
   .trim()
   .regex(/^#[0-9a-fA-F]{6}$/, { error: 'must be a hex colour such as #1f4fd1' })
   .transform((v) => v.toLowerCase());
+/**
+ * A widget text: stored in a JSON column, whose parser refuses the escape of a lone surrogate that a
+ * text column would have taken (as U+FFFD) — so it is a 400 here, not a 500 there.
+ */
+const widgetText = (max: number) => requiredString({ max }).refine((v) => v.isWellFormed(), { error: 'must be valid Unicode text' });
 export const widgetPosition = z.enum(['bottom-right', 'bottom-left'], { error: 'must be bottom-right or bottom-left' });
 
 /**
@@ -39,11 +44,11 @@ export const widgetPosition = z.enum(['bottom-right', 'bottom-left'], { error: '
  */
 export const widgetSettingsBody = z.object(
   {
-    title: requiredString({ max: 60 }).nullish(),
-    greeting: requiredString({ max: 300 }).nullish(),
+    title: widgetText(60).nullish(),
+    greeting: widgetText(300).nullish(),
     color: hexColor.nullish(),
     starterQuestions: z
-      .array(requiredString({ max: 120 }), { error: 'must be an array of questions' })
+      .array(widgetText(120), { error: 'must be an array of questions' })
       .max(4, { error: 'must hold at most 4 questions' })
       .nullish(),
     position: widgetPosition.nullish(),
