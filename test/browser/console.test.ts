@@ -182,6 +182,18 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     await shot('sources');
     await sources.getByRole('button', { name: 'Delete Gift vouchers' }).click();
     await expect.poll(() => sources.getByRole('cell', { name: /^Gift vouchers/ }).count()).toBe(0);
+
+    // A file: uploaded as multipart, listed as a file source.
+    const fileForm = page.getByRole('form', { name: 'Upload a file' });
+    await fileForm.getByLabel('File').setInputFiles({
+      name: 'price-list.md',
+      mimeType: 'text/markdown',
+      buffer: Buffer.from('# Price list\n\nA boiler service costs 120 euros. A new tap costs 60 euros fitted.\n'),
+    });
+    await fileForm.getByRole('button', { name: 'Upload' }).click();
+    const fileRow = sources.getByRole('row').filter({ hasText: 'Price list' });
+    await fileRow.waitFor();
+    expect((await fileRow.getByRole('cell').allTextContents())[0]).toBe('file');
   });
 
   it('shows a crawl started elsewhere, live, after a reload and in any section', async () => {
@@ -234,6 +246,14 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     await transcript.getByText('Feedback: down — “Too vague”').waitFor();
     expect(await transcript.locator('.src li').count()).toBeGreaterThan(0);
     await shot('conversations');
+
+    // A visitor's erasure request: the other conversation goes.
+    await list.getByLabel('Feedback').selectOption('');
+    await list.getByRole('button', { name: 'Apply' }).click();
+    await list.getByRole('button', { name: 'When is the office open?' }).click();
+    await transcript.getByRole('button', { name: 'Delete conversation' }).click();
+    await expect.poll(() => list.getByRole('button', { name: 'When is the office open?' }).count()).toBe(0);
+    expect(await list.getByRole('button', { name: 'How much does the premium maintenance plan cost?' }).count()).toBe(1);
   });
 
   it('lists knowledge gaps; "write the answer" makes a curated answer the chat then gives; answers are edited and deleted', async () => {
@@ -327,8 +347,8 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     for (const name of ['Conversations and messages', 'Answered and declined', 'Visitor feedback', 'Leads', 'Tokens', 'Cost (USD)']) {
       await figures.getByRole('img', { name, exact: true }).waitFor();
     }
-    // Two conversations in the Conversations test, two solar-panel questions in the gaps test.
-    await expect.poll(() => figures.locator('[data-total=conversations]').textContent()).toBe('4');
+    // Two conversations in the Conversations test (one deleted), two solar-panel questions in the gaps test.
+    await expect.poll(() => figures.locator('[data-total=conversations]').textContent()).toBe('3');
     expect(await figures.locator('[data-total=feedbackDown]').textContent()).toBe('1');
     expect(await figures.locator('[data-total=leads]').textContent()).toBe('1');
     // Bars drawn for the day with conversations.
