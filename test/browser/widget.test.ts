@@ -117,7 +117,10 @@ describe.skipIf(!hasChromium)('chat widget in Chromium', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       const css = url.searchParams.get('plain') ? '' : `<style>${HOSTILE_CSS}</style>`;
       const accent = url.searchParams.get('accent');
-      const widget = url.searchParams.get('widget') === '0' ? '' : tag(accent ? `data-accent-color="${accent}"` : '');
+      const other = url.searchParams.get('client');
+      // ?client=<id>: a bare tag for that client, so its own settings decide the look.
+      const bareTag = `<script src="${gateway.baseUrl}/widget.js" data-client-id="${other}" async></script>`;
+      const widget = url.searchParams.get('widget') === '0' ? '' : other ? bareTag : tag(accent ? `data-accent-color="${accent}"` : '');
       html(
         res,
         `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
@@ -377,6 +380,84 @@ describe.skipIf(!hasChromium)('chat widget in Chromium', () => {
 
     const timings = await probe(page).catch(() => undefined);
     await writeMetrics({ firstAnswer: first, timingsAfterReload: timings });
+    await page.context().close();
+  });
+
+  it('rates an answer with thumbs up / down: the rating reaches the API and the console transcript', async () => {
+    const page = await openPage('?plain=1');
+    await page.getByRole('button', { name: 'Open chat' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Acme help' });
+    await page.getByRole('textbox', { name: 'Your message' }).fill('When are you open?');
+    await page.keyboard.press('Enter');
+    await dialog.getByRole('link', { name: 'Opening hours' }).waitFor({ timeout: 30_000 });
+    const rating = dialog.getByRole('group', { name: 'Rate this answer' }).last();
+    const up = rating.getByRole('button', { name: 'Helpful answer' });
+    const down = rating.getByRole('button', { name: 'Not helpful' });
+    expect([await up.getAttribute('aria-pressed'), await down.getAttribute('aria-pressed')]).toEqual(['false', 'false']);
+    // Keyboard: the rating buttons are in the tab order, Space presses one.
+    await down.focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => down.getAttribute('aria-pressed')).toBe('true');
+    expect(await up.getAttribute('aria-pressed')).toBe('false');
+    await page.screenshot({ path: path.join(ARTIFACTS, 'widget-feedback.png') });
+
+    const sessionId = (await page.evaluate((id) => localStorage.getItem(`kbchat:${id}:session`), clientId)) ?? '';
+    const transcript = await api<{ messages: { role: string; feedback: string | null }[] }>(
+      gateway.baseUrl,
+      'GET',
+      `/api/admin/clients/${clientId}/conversations/${sessionId}`,
+    );
+    expect(transcript.body.messages.filter((m) => m.role === 'assistant').at(-1)?.feedback).toBe('down');
+
+    // A reload shows the rating pressed (kept with the tab's transcript; the panel stays open).
+    await page.reload();
+    await expect.poll(() => dialog.getByRole('button', { name: 'Not helpful' }).last().getAttribute('aria-pressed')).toBe('true');
+
+    // The operator sees it in the console's transcript (no ADMIN_API_KEY: loopback may read).
+    const console = await page.context().newPage();
+    await console.goto(`${gateway.baseUrl}/admin#client=${clientId}&tab=conversations`);
+    const list = console.getByRole('region', { name: 'Conversations', exact: true });
+    await list.getByLabel('Feedback').selectOption('down');
+    await list.getByRole('button', { name: 'Apply' }).click();
+    await list.getByRole('button', { name: 'When are you open?' }).first().click();
+    await console.getByRole('region', { name: 'Transcript' }).getByText('Feedback: down').waitFor();
+    await console.screenshot({ path: path.join(ARTIFACTS, 'console-transcript-feedback.png'), fullPage: true });
+    await page.context().close();
+  });
+
+  it("takes the client's settings: title, colour, starter questions and position", async () => {
+    const styled = await createClient(gateway.baseUrl, {
+      name: 'Styled Plumbing',
+      widget: {
+        title: 'Ask Styled',
+        greeting: 'Welcome to Styled Plumbing.',
+        color: '#0a7a45',
+        starterQuestions: ['How much does the premium plan cost?', 'When are you open?'],
+        position: 'bottom-left',
+      },
+    });
+    await seeder.seed(styled.clientId, PAGES);
+    const page = await openPage(`?plain=1&client=${styled.clientId}`);
+    const launcher = page.locator('.launcher');
+    await launcher.waitFor();
+    expect(await launcher.evaluate((e) => getComputedStyle(e).backgroundColor)).toBe('rgb(10, 122, 69)');
+    // Bottom left: the launcher sits at the left edge.
+    expect((await launcher.boundingBox())?.x).toBe(20);
+    await launcher.click();
+    const dialog = page.getByRole('dialog', { name: 'Ask Styled' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByText('Welcome to Styled Plumbing.').isVisible()).toBe(true);
+    const starters = dialog.getByRole('group', { name: 'Suggested questions' });
+    expect(await starters.getByRole('button').allTextContents()).toEqual(['How much does the premium plan cost?', 'When are you open?']);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'widget-starter-questions.png') });
+    await starters.getByRole('button', { name: 'How much does the premium plan cost?' }).click();
+    await dialog.getByRole('link', { name: 'Pricing — Acme Plumbing' }).waitFor({ timeout: 30_000 });
+    expect(streamBodies.at(-1)).toMatchObject({ clientId: styled.clientId, message: 'How much does the premium plan cost?' });
+    // Asked: the suggestions step aside, and the keyboard focus is in the message box, not lost.
+    expect(await starters.count()).toBe(0);
+    expect(
+      await page.getByRole('textbox', { name: 'Your message' }).evaluate((e) => e === (e.getRootNode() as ShadowRoot).activeElement),
+    ).toBe(true);
     await page.context().close();
   });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, type Kbchat, startKbchat } from '../support/kbchat.ts';
+import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
 
 const KEY = 'metrics-test-admin-key-0123456789';
 
@@ -27,5 +27,61 @@ describe('/metrics', () => {
     expect(text).not.toMatch(/00000000-0000-4000-8000-000000000000/);
     expect(text).toMatch(/kbchat_queue_jobs\{queue="crawl",state="waiting"\} 0/);
     expect(text).toMatch(/kbchat_process_resident_memory_bytes/);
+  });
+
+  it('counts chat answers, leads and feedback by outcome as they happen, and crawls by outcome from the database', async () => {
+    const headers = { authorization: `Bearer ${KEY}` };
+    const scrape = async () => (await fetch(`${kb.baseUrl}/metrics`, { headers })).text();
+    const value = (text: string, series: string) =>
+      Number(new RegExp(`^${series.replace(/[{}"]/g, '\\$&')} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+    const before = await scrape();
+    for (const series of [
+      'kbchat_chat_answers_total{outcome="answered"}',
+      'kbchat_chat_answers_total{outcome="declined"}',
+      'kbchat_chat_answers_total{outcome="contact"}',
+      'kbchat_leads_total',
+      'kbchat_feedback_total{rating="up"}',
+      'kbchat_feedback_total{rating="down"}',
+      'kbchat_crawls{outcome="completed"}',
+      'kbchat_crawls{outcome="failed"}',
+    ]) {
+      expect(value(before, series), series).toBeGreaterThanOrEqual(0);
+    }
+
+    // A client with an empty knowledge base: the answer quotes nothing, so it declines.
+    const client = await createClient(kb.baseUrl, { name: 'Metrics Co' }, headers);
+    const chat = await api<{ sessionId: string; messageId: string; sources: unknown[] }>(kb.baseUrl, 'POST', '/api/chat', {
+      clientId: client.clientId,
+      message: 'What is the price of the premium plan?',
+    });
+    expect(chat.status).toBe(200);
+    expect(chat.body.sources).toEqual([]);
+    const rated = await api(kb.baseUrl, 'POST', '/api/feedback', {
+      clientId: client.clientId,
+      sessionId: chat.body.sessionId,
+      messageId: chat.body.messageId,
+      rating: 'down',
+    });
+    expect(rated.status).toBe(200);
+    expect((await api(kb.baseUrl, 'POST', '/api/lead', { clientId: client.clientId, name: 'Ada', email: 'ada@example.com' })).status).toBe(
+      200,
+    );
+    // Only the gateway runs here: the crawl stays queued, and the gauge reads it from the jobs table.
+    const crawl = await api(
+      kb.baseUrl,
+      'POST',
+      '/api/admin/crawl',
+      { clientId: client.clientId, url: 'https://example.com/', wait: false },
+      headers,
+    );
+    expect(crawl.status).toBe(202);
+
+    const after = await scrape();
+    const delta = (series: string) => value(after, series) - value(before, series);
+    expect(delta('kbchat_chat_answers_total{outcome="declined"}') + delta('kbchat_chat_answers_total{outcome="contact"}')).toBe(1);
+    expect(delta('kbchat_leads_total')).toBe(1);
+    expect(delta('kbchat_feedback_total{rating="down"}')).toBe(1);
+    expect(delta('kbchat_crawls{outcome="queued"}')).toBeGreaterThanOrEqual(1);
+    expect(after).not.toContain(client.clientId);
   });
 });

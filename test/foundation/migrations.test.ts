@@ -83,6 +83,7 @@ describe('migrations', () => {
         '0015_curated_answers',
         '0016_lead_webhook_url',
         '0016_queue_install_id',
+        '0017_widget_settings',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {

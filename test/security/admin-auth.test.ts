@@ -10,15 +10,17 @@ const KEY = 'security-test-admin-key-0123456789abcdef';
 const REMOTE = '203.0.113.7';
 
 /**
- * What answers without a credential, by design: health, the OpenAPI page, the widget script, the
- * public POST endpoints (spec §5, and feedback) with their CORS preflights, source originals, and the /admin page shell and
- * its two assets, which carry no data (docs/widget.md "Admin page"; test/ui/ui-assets.test.ts).
+ * What answers without a credential, by design: health, the OpenAPI page, the widget script and its
+ * settings (GET /api/widget-config, docs/widget.md "Settings"), the public POST endpoints (spec §5,
+ * and visitor feedback) with their CORS preflights, source originals, and the /admin page shell and
+ * its two assets, which carry no data (docs/widget.md "The operator console"; test/ui/ui-assets.test.ts).
  * A route outside this list that answers without the key fails the test.
  */
 const PUBLIC: RegExp[] = [
   /^(GET|HEAD) \/(healthz|readyz|widget\.js)$/,
   /^(GET|HEAD) \/docs(\/.*)?$/,
   /^(POST|OPTIONS) \/api\/(chat|chat\/stream|lead|feedback)$/,
+  /^(GET|HEAD) \/api\/widget-config$/,
   // The originals of text and file sources, which answers cite (docs/sources.md): public like the chat.
   /^(GET|HEAD) \/files\/:sourceId$/,
   /^(GET|HEAD) \/admin(\/app\.js|\/app\.css)?$/,

@@ -23,6 +23,7 @@ import { chatRoutes } from './routes/chat.ts';
 import { feedbackRoutes } from './routes/feedback.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/lead.ts';
+import { widgetConfigRoutes } from './routes/widget-config.ts';
 import { uiRoutes } from './ui/routes.ts';
 
 // Tests build the app and name its type from here.
@@ -100,6 +101,7 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   await app.register(chatRoutes(deps));
   await app.register(leadRoutes(deps));
   await app.register(feedbackRoutes(deps));
+  await app.register(widgetConfigRoutes(deps));
   // The widget script and the operator page's shell: public, they carry no data (docs/widget.md).
   await app.register(uiRoutes);
   // The originals of text and file sources, which their answers cite (docs/sources.md).

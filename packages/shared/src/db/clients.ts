@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { StoredWidgetSettings } from '../schemas/clients.ts';
 import type { Queryable } from './pool.ts';
 
 export type WebhookFormat = 'envelope' | 'flat';
@@ -12,6 +13,8 @@ export interface ClientRow {
   allowed_origins: string[];
   /** Days a session's messages are kept after its last one (docs/operators.md). */
   transcript_retention_days: number;
+  /** The widget settings as stored (JSON; parsed by schemas/clients.ts toWidgetSettingsView). */
+  widget: unknown;
   created_at: Date;
   updated_at: Date;
 }
@@ -35,11 +38,12 @@ export async function insertClient(
     webhookFormat?: WebhookFormat;
     allowedOrigins?: string[];
     transcriptRetentionDays?: number;
+    widget?: StoredWidgetSettings;
   },
 ): Promise<ClientRow> {
   const { rows } = await db.query<ClientRow>(
-    `INSERT INTO clients (name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins, transcript_retention_days)
-     VALUES ($1, $2, $3, $4, $5, coalesce($6, 90))
+    `INSERT INTO clients (name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins, transcript_retention_days, widget)
+     VALUES ($1, $2, $3, $4, $5, coalesce($6, 90), $7)
      RETURNING *`,
     [
       input.name,
@@ -48,6 +52,7 @@ export async function insertClient(
       newWebhookSecret(),
       input.allowedOrigins ?? [],
       input.transcriptRetentionDays ?? null,
+      JSON.stringify(input.widget ?? {}),
     ],
   );
   return rows[0] as ClientRow;
@@ -56,7 +61,7 @@ export async function insertClient(
 /** Every public request reads its client: a named statement (pool.ts), its columns listed. */
 const FIND_CLIENT = {
   name: 'kbchat_find_client',
-  text: 'SELECT id, name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins, transcript_retention_days, created_at, updated_at FROM clients WHERE id = $1',
+  text: 'SELECT id, name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins, transcript_retention_days, widget, created_at, updated_at FROM clients WHERE id = $1',
 } as const;
 
 export async function findClient(db: Queryable, clientId: string): Promise<ClientRow | undefined> {
@@ -80,6 +85,8 @@ export interface ClientPatch {
   allowedOrigins?: string[];
   transcriptRetentionDays?: number;
   rotateWebhookSecret?: boolean;
+  /** Widget keys to set, and keys to reset to the default. */
+  widget?: { set: StoredWidgetSettings; unset: string[] };
 }
 
 /** Applies only the fields present in patch; returns undefined when the client does not exist. */
@@ -97,6 +104,10 @@ export async function updateClient(db: Queryable, clientId: string, patch: Clien
   if (patch.allowedOrigins !== undefined) set('allowed_origins', patch.allowedOrigins);
   if (patch.transcriptRetentionDays !== undefined) set('transcript_retention_days', patch.transcriptRetentionDays);
   if (patch.rotateWebhookSecret) set('webhook_secret', newWebhookSecret());
+  if (patch.widget) {
+    values.push(JSON.stringify(patch.widget.set), patch.widget.unset);
+    sets.push(`widget = (widget - $${values.length}::text[]) || $${values.length - 1}::jsonb`);
+  }
   sets.push('updated_at = now()');
   const { rows } = await db.query<ClientRow>(`UPDATE clients SET ${sets.join(', ')} WHERE id = $1 RETURNING *`, values);
   return rows[0];

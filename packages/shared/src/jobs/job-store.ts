@@ -197,3 +197,11 @@ function firstJob(rows: RawJobRow[]): JobRow | undefined {
   const row = rows[0];
   return row ? parseJobRow(row) : undefined;
 }
+
+/** Crawl jobs of every client by status, whichever process ran them (the gateway's /metrics). */
+export async function countCrawlsByStatus(db: Queryable): Promise<Map<string, number>> {
+  const { rows } = await db.query<{ status: string; n: string }>(
+    `SELECT status, count(*) AS n FROM jobs WHERE kind = 'crawl' GROUP BY status`,
+  );
+  return new Map(rows.map((r) => [r.status, Number(r.n)]));
+}

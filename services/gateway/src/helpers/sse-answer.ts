@@ -1,5 +1,6 @@
 import type { ChatService, PreparedChat } from '@kbchat/shared/chat/chat-service';
 import { AppError } from '@kbchat/shared/errors';
+import type { ChatResponse } from '@kbchat/shared/schemas/chat';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { publicChatError, streamErrorBody } from './chat-answer.ts';
 
@@ -17,6 +18,8 @@ export async function sendAnswerStream(
   req: FastifyRequest,
   reply: FastifyReply,
   signal: AbortSignal,
+  /** Called with the final answer once its `done` event is written. */
+  onDone?: (response: ChatResponse) => void,
 ): Promise<void> {
   // From here on the response is ours: Fastify's onSend hooks will not run, so the headers
   // set so far (CORS, RateLimit-*) are copied over by hand.
@@ -38,7 +41,10 @@ export async function sendAnswerStream(
     for await (const event of service.stream(prepared)) {
       if (signal.aborted) break;
       if (event.type === 'token') send('token', { text: event.text });
-      else send('done', event.response);
+      else {
+        send('done', event.response);
+        onDone?.(event.response);
+      }
     }
   } catch (err) {
     if (signal.aborted) req.log.info('chat stream: client disconnected');

@@ -1,10 +1,29 @@
+import { countCrawlsByStatus } from '@kbchat/shared/jobs/job-store';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';
 
+/** How a chat answer went: quoted the site, offered the contact form, or neither (docs/operators.md, "Metrics"). */
+export type AnswerOutcome = 'answered' | 'contact' | 'declined';
+
+/** What the public routes count as it happens (no label carries a clientId). */
+export interface Outcomes {
+  answer(response: { sources: unknown[]; leadCaptureIntent: boolean }): void;
+  lead(): void;
+  feedback(rating: 'up' | 'down'): void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    outcomes: Outcomes;
+  }
+}
+
+const CRAWL_STATUSES = ['queued', 'active', 'completed', 'failed'] as const;
+
 /**
- * Prometheus metrics at /metrics: HTTP requests by route and status, queue depths, process
- * metrics. Labels never carry a clientId (tenant data stays out of shared dashboards) and the
+ * Prometheus metrics at /metrics: HTTP requests by route and status, queue depths, chat answers,
+ * leads and feedback by outcome, crawls by outcome, process metrics. Labels never carry a clientId (tenant data stays out of shared dashboards) and the
  * route label is the route pattern, so cardinality stays bounded. Served inside the admin scope:
  * Prometheus scrapes it with the admin bearer key (or from loopback).
  */
@@ -42,6 +61,45 @@ export function registerMetrics(app: FastifyInstance, deps: GatewayDeps): { rout
       }
     },
   });
+
+  const answers = new Counter({
+    name: 'kbchat_chat_answers_total',
+    help: 'Chat answers by outcome: answered (quoted the site), contact (offered the contact form), declined (neither)',
+    labelNames: ['outcome'],
+    registers: [registry],
+  });
+  const leads = new Counter({ name: 'kbchat_leads_total', help: 'Leads captured through POST /api/lead', registers: [registry] });
+  const feedback = new Counter({
+    name: 'kbchat_feedback_total',
+    help: 'Visitor ratings of answers stored, by rating',
+    labelNames: ['rating'],
+    registers: [registry],
+  });
+  for (const outcome of ['answered', 'contact', 'declined']) answers.inc({ outcome }, 0);
+  for (const rating of ['up', 'down']) feedback.inc({ rating }, 0);
+  // Crawls run in crawler processes: the jobs table is the one place that sees them all.
+  new Gauge({
+    name: 'kbchat_crawls',
+    help: "Crawl jobs by outcome (status), read from the database at scrape time: every process's crawls, of the clients that still exist",
+    labelNames: ['outcome'],
+    registers: [registry],
+    async collect() {
+      // Database away: this scrape lacks the crawl gauge (/readyz says why).
+      const counts = await countCrawlsByStatus(deps.pool).catch((err: Error) => {
+        app.log.debug({ err: { message: err.message } }, 'crawl counts not read');
+      });
+      if (!counts) return;
+      for (const status of CRAWL_STATUSES) this.set({ outcome: status }, counts.get(status) ?? 0);
+    },
+  });
+  app.decorate('outcomes', {
+    answer(response) {
+      const outcome: AnswerOutcome = response.sources.length > 0 ? 'answered' : response.leadCaptureIntent ? 'contact' : 'declined';
+      answers.inc({ outcome });
+    },
+    lead: () => leads.inc(),
+    feedback: (rating) => feedback.inc({ rating }),
+  } satisfies Outcomes);
 
   // On the root instance, so every request is counted; the route itself lives in the admin scope.
   app.addHook('onResponse', async (req, reply) => {

@@ -1,6 +1,13 @@
 import { deleteClient, insertClient, listClients, updateClient } from '@kbchat/shared/db/clients';
 import { ClientNotFoundError } from '@kbchat/shared/errors';
-import { clientView, clientWithSecretView, createClientBody, toClientView, updateClientBody } from '@kbchat/shared/schemas/clients';
+import {
+  clientView,
+  clientWithSecretView,
+  createClientBody,
+  toClientView,
+  updateClientBody,
+  widgetPatch,
+} from '@kbchat/shared/schemas/clients';
 import { errorBody, paginationQuery } from '@kbchat/shared/schemas/common';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -23,7 +30,7 @@ export function adminClientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req, reply) => {
-        const row = await insertClient(deps.pool, req.body);
+        const row = await insertClient(deps.pool, { ...req.body, widget: req.body.widget && widgetPatch(req.body.widget).set });
         return reply.status(201).send({ ...toClientView(row), webhookSecret: row.webhook_secret });
       },
     );
@@ -64,7 +71,10 @@ export function adminClientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
-        const row = await updateClient(deps.pool, req.params.clientId, req.body);
+        const row = await updateClient(deps.pool, req.params.clientId, {
+          ...req.body,
+          widget: req.body.widget && widgetPatch(req.body.widget),
+        });
         if (!row) throw new ClientNotFoundError();
         return { ...toClientView(row), ...(req.body.rotateWebhookSecret ? { webhookSecret: row.webhook_secret } : {}) };
       },

@@ -48,7 +48,9 @@ export function chatRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const client = req.publicClient;
         if (!client) throw new Error('public client guard did not run');
         try {
-          return await service.answer(chatRequest(client, req.body, signal));
+          const response = await service.answer(chatRequest(client, req.body, signal));
+          app.outcomes.answer(response);
+          return response;
         } catch (err) {
           if (signal.aborted) throw new ClientClosedError();
           throw publicChatError(err, req.log);
@@ -86,7 +88,7 @@ export function chatRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           throw publicChatError(err, req.log);
         }
         if (signal.aborted) throw new ClientClosedError();
-        await sendAnswerStream(service, prepared, req, reply, signal);
+        await sendAnswerStream(service, prepared, req, reply, signal, (response) => app.outcomes.answer(response));
       },
     );
   };

@@ -47,6 +47,7 @@ export function feedbackRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           isUuid(messageId) &&
           (await setFeedback(deps.pool, { clientId: client.id, sessionId, messageId, rating, comment: comment || null }));
         if (!saved) throw new NotFoundError('Message not found', ['no answer of this client and session has this messageId']);
+        app.outcomes.feedback(rating);
         return { success: true as const };
       },
     );

@@ -25,6 +25,7 @@ export function leadRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       async (req, reply) => {
         const { leadId, quota } = await captureLead(deps, req.body, req.ip, req.publicClient);
         reply.headers(quotaHeaders(quota));
+        app.outcomes.lead();
         return { success: true as const, leadId, message: 'Thank you! Your details have been received.' };
       },
     );

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { minifyJs } from './minify-js.ts';
 
 /** A static response built once at start: the body and its precompressed forms, with a strong ETag. */
 export interface Asset {
@@ -21,14 +20,6 @@ export function asset(type: string, text: string): Asset {
     br: brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`,
   };
-}
-
-/**
- * A script served from a function that runs in the browser: Node has already stripped its types,
- * so its source text is plain JavaScript. Wrapped in an IIFE so it declares no globals.
- */
-export function browserScript(banner: string, fn: () => void): Asset {
-  return asset('application/javascript; charset=utf-8', `/*! ${banner} */\n${minifyJs(`(${fn.toString()})();`)}\n`);
 }
 
 /** Picks the smallest encoding the caller accepts; answers 304 to a matching If-None-Match. */

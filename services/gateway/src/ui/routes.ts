@@ -1,17 +1,11 @@
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
-import { adminApp } from './admin-app.ts';
-import { ADMIN_CSS, ADMIN_HTML } from './admin-page.ts';
-import { asset, browserScript, sendAsset } from './assets.ts';
-import { kbchatWidget } from './widget.ts';
+import { asset, sendAsset } from './assets.ts';
+import { uiBundles } from './bundle.ts';
+import { CONSOLE_CSS, CONSOLE_HTML } from './console/shell.ts';
 
-/** Built once per process: served from memory with precompressed variants. */
-export const uiAssets = {
-  widget: browserScript('kbchat widget — docs/widget.md', kbchatWidget),
-  adminJs: browserScript('kbchat admin', adminApp),
-  adminCss: asset('text/css; charset=utf-8', ADMIN_CSS),
-  adminHtml: asset('text/html; charset=utf-8', ADMIN_HTML),
-};
+const consoleCss = asset('text/css; charset=utf-8', CONSOLE_CSS);
+const consoleHtml = asset('text/html; charset=utf-8', CONSOLE_HTML);
 
 // Long enough to spare the gateway on busy sites, short enough that a deploy reaches visitors soon;
 // the ETag makes the revalidation after expiry a 304.
@@ -24,13 +18,15 @@ const WIDGET_CACHE = 'public, max-age=300, stale-while-revalidate=86400';
  * page comes from /api/admin/*, which the admin key guards.
  */
 export async function uiRoutes(app: FastifyInstance): Promise<void> {
+  // Bundled by esbuild once per process and served from memory with precompressed variants.
+  const bundles = await uiBundles();
   app.get('/widget.js', { schema: { hide: true } }, async (req, reply) => {
     reply
       .header('access-control-allow-origin', '*')
       // Without this a host page with Cross-Origin-Embedder-Policy could not load the script.
       .header('cross-origin-resource-policy', 'cross-origin')
       .header('x-content-type-options', 'nosniff');
-    return sendAsset(req, reply, uiAssets.widget, WIDGET_CACHE);
+    return sendAsset(req, reply, bundles.widget, WIDGET_CACHE);
   });
 
   await app.register(async (pages) => {
@@ -53,8 +49,8 @@ export async function uiRoutes(app: FastifyInstance): Promise<void> {
       referrerPolicy: { policy: 'no-referrer' },
     });
     // The shell and its assets hold no data, but revalidating each time means a deploy shows at once.
-    pages.get('/admin', { schema: { hide: true } }, async (req, reply) => sendAsset(req, reply, uiAssets.adminHtml, 'no-cache'));
-    pages.get('/admin/app.js', { schema: { hide: true } }, async (req, reply) => sendAsset(req, reply, uiAssets.adminJs, 'no-cache'));
-    pages.get('/admin/app.css', { schema: { hide: true } }, async (req, reply) => sendAsset(req, reply, uiAssets.adminCss, 'no-cache'));
+    pages.get('/admin', { schema: { hide: true } }, async (req, reply) => sendAsset(req, reply, consoleHtml, 'no-cache'));
+    pages.get('/admin/app.js', { schema: { hide: true } }, async (req, reply) => sendAsset(req, reply, bundles.console, 'no-cache'));
+    pages.get('/admin/app.css', { schema: { hide: true } }, async (req, reply) => sendAsset(req, reply, consoleCss, 'no-cache'));
   });
 }
