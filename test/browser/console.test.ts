@@ -285,6 +285,12 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     await expect.poll(() => solar.count()).toBe(0);
     const chat = await api<{ answer: string }>(gateway.baseUrl, 'POST', '/api/chat', { clientId, message: 'Do you install solar panels?' });
     expect(chat.body.answer).toContain('we are plumbers');
+    // …and asked in other words (docs/operators.md "Curated answers").
+    const paraphrase = await api<{ answer: string }>(gateway.baseUrl, 'POST', '/api/chat', {
+      clientId,
+      message: 'Solar panel installation: is that something you do?',
+    });
+    expect(paraphrase.body.answer).toContain('we are plumbers');
 
     await openTab('Curated answers');
     const answers = region('Curated answers');
@@ -347,8 +353,8 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     for (const name of ['Conversations and messages', 'Answered and declined', 'Visitor feedback', 'Leads', 'Tokens', 'Cost (USD)']) {
       await figures.getByRole('img', { name, exact: true }).waitFor();
     }
-    // Two conversations in the Conversations test (one deleted), two solar-panel questions in the gaps test.
-    await expect.poll(() => figures.locator('[data-total=conversations]').textContent()).toBe('3');
+    // Two conversations in the Conversations test (one deleted), three solar-panel questions in the gaps test.
+    await expect.poll(() => figures.locator('[data-total=conversations]').textContent()).toBe('4');
     expect(await figures.locator('[data-total=feedbackDown]').textContent()).toBe('1');
     expect(await figures.locator('[data-total=leads]').textContent()).toBe('1');
     // Bars drawn for the day with conversations.
