@@ -104,10 +104,10 @@ export interface ChildService {
   kill(signal?: NodeJS.Signals): void;
 }
 
-/** Runs `node <script>` from the repo root as a separate process, collecting its output. */
-export function spawnNode(script: string, env: Record<string, string>, args: string[] = []): ChildService {
-  const child = spawn(process.execPath, [script, ...args], {
-    cwd: REPO_ROOT,
+/** Runs `node <script>` (relative to the repo root) as a separate process, collecting its output. cwd: the repo root unless given. */
+export function spawnNode(script: string, env: Record<string, string>, args: string[] = [], cwd = REPO_ROOT): ChildService {
+  const child = spawn(process.execPath, [path.resolve(REPO_ROOT, script), ...args], {
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
