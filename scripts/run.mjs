@@ -57,7 +57,8 @@ function nodePackage() {
 }
 
 const toolNode = path.join(tools, 'node_modules', nodePackage(), 'bin', 'node');
-const toolPnpm = path.join(tools, 'node_modules', 'pnpm', 'bin', 'pnpm.cjs');
+// pnpm's own JS entry (the one Corepack uses), run on our Node: the same on every platform.
+const toolPnpm = path.join(tools, 'node_modules', 'pnpm', 'bin', 'pnpm.mjs');
 
 /** Fetches the pinned Node and pnpm into .tools/ with the machine's npm (its cache makes a second clone quick). */
 function fetchTools() {
@@ -69,7 +70,7 @@ function fetchTools() {
   writeFileSync(path.join(tools, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   // Under `npm start`, npm_execpath is the npm that runs us; otherwise the npm on PATH.
   const npmCli = process.env.npm_execpath?.endsWith('npm-cli.js') ? process.env.npm_execpath : undefined;
-  const npmArgs = ['install', '--no-audit', '--no-fund', '--no-package-lock', '--loglevel=error'];
+  const npmArgs = ['install', '--no-audit', '--no-fund', '--no-package-lock', '--no-update-notifier', '--loglevel=error'];
   if (npmCli) run(process.execPath, [npmCli, ...npmArgs], { cwd: tools });
   else run(process.platform === 'win32' ? 'npm.cmd' : 'npm', npmArgs, { cwd: tools, shell: process.platform === 'win32' });
 }

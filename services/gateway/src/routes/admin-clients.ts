@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
 import { requireClient } from '../helpers/require-client.ts';
+import { assertWebhookUrlAllowed } from '../helpers/webhook-url.ts';
 
 const clientParams = z.object({ clientId: z.string() });
 
@@ -23,6 +24,7 @@ export function adminClientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req, reply) => {
+        if (req.body.leadWebhookUrl) await assertWebhookUrlAllowed(deps.config, req.body.leadWebhookUrl);
         const row = await insertClient(deps.pool, req.body);
         return reply.status(201).send({ ...toClientView(row), webhookSecret: row.webhook_secret });
       },
@@ -64,6 +66,7 @@ export function adminClientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
+        if (req.body.leadWebhookUrl) await assertWebhookUrlAllowed(deps.config, req.body.leadWebhookUrl);
         const row = await updateClient(deps.pool, req.params.clientId, req.body);
         if (!row) throw new ClientNotFoundError();
         return { ...toClientView(row), ...(req.body.rotateWebhookSecret ? { webhookSecret: row.webhook_secret } : {}) };
