@@ -139,6 +139,15 @@ for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
     if (child.exitCode === null && child.signalCode === null) child.kill(signal);
   });
 }
+// npm exits on SIGTERM without passing it on: when whoever started us is gone, stop the command too,
+// so `kill <pid of npm start>` stops the service instead of leaving it running.
+const parent = process.ppid;
+const orphaned = setInterval(() => {
+  if (process.ppid === parent) return;
+  clearInterval(orphaned);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+}, 500);
+orphaned.unref();
 child.on('error', (err) => fail(`${command}: ${err.message}`));
 child.on('exit', (code, signal) => {
   if (signal) {
