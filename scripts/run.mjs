@@ -14,7 +14,7 @@
 // It never runs an npm or pnpm script, so `"start": "node scripts/run.mjs bin/kbchat.ts"` cannot recurse.
 // KBCHAT_TOOLS_DIR moves .tools/ elsewhere (e.g. shared by several clones).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -112,17 +112,87 @@ function dependenciesCurrent() {
   return readFileSync(installed, 'utf8') === readFileSync(path.join(root, 'pnpm-lock.yaml'), 'utf8');
 }
 
-const node = ensureNode();
+/**
+ * Runs fn holding a lock (a directory with the holder's pid) in the tools directory, so `npm start`
+ * and `npm test` started together on a fresh clone do not fetch and install over each other. A lock
+ * whose holder is gone (killed mid-install) is taken over.
+ */
+function withLock(fn) {
+  mkdirSync(tools, { recursive: true });
+  const lock = path.join(tools, '.lock');
+  let waiting = false;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      writeFileSync(path.join(lock, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      const holder = lockHolder(lock);
+      if (holder ? !alive(holder) : Date.now() - mtimeMs(lock) > 60_000) {
+        rmSync(lock, { recursive: true, force: true });
+        continue;
+      }
+      if (!waiting) say(`waiting for process ${holder || '?'}, which is setting up the toolchain`);
+      waiting = true;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 500);
+    }
+  }
+  // fail() exits from inside fn: the lock goes with the process either way.
+  const release = () => rmSync(lock, { recursive: true, force: true });
+  process.on('exit', release);
+  try {
+    return fn();
+  } finally {
+    release();
+    process.off('exit', release);
+  }
+}
+
+function mtimeMs(file) {
+  try {
+    return statSync(file).mtimeMs;
+  } catch {
+    return Date.now();
+  }
+}
+
+/** The pid in a lock, or 0 while its holder has not written it yet (or it is already gone). */
+function lockHolder(lock) {
+  try {
+    return Number(readFileSync(path.join(lock, 'pid'), 'utf8')) || 0;
+  } catch {
+    return 0;
+  }
+}
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+function setUp() {
+  const node = ensureNode();
+  if (!dependenciesCurrent()) {
+    const [file, ...lead] = ensurePnpm(node);
+    say('installing dependencies (pnpm install --frozen-lockfile)');
+    run(file, [...lead, 'install', '--frozen-lockfile'], {
+      cwd: root,
+      env: { ...process.env, PATH: [path.dirname(node), process.env.PATH].join(path.delimiter) },
+    });
+  }
+  return node;
+}
+
+const runningNodeFits = major(process.versions.node) === major(want.node);
+const ready = (runningNodeFits || toolVersion(toolNode) === want.node) && dependenciesCurrent();
+const node = ready ? (runningNodeFits ? process.execPath : toolNode) : withLock(setUp);
 const nodeDir = path.dirname(node);
 const pathEntries = [nodeDir, path.join(root, 'node_modules', '.bin')];
-if (!dependenciesCurrent()) {
-  const [file, ...lead] = ensurePnpm(node);
-  say('installing dependencies (pnpm install --frozen-lockfile)');
-  run(file, [...lead, 'install', '--frozen-lockfile'], {
-    cwd: root,
-    env: { ...process.env, PATH: [nodeDir, process.env.PATH].join(path.delimiter) },
-  });
-}
 if (existsSync(toolPnpm)) pathEntries.push(path.join(tools, 'node_modules', '.bin'));
 
 const env = { ...process.env, PATH: [...pathEntries, process.env.PATH].join(path.delimiter) };
