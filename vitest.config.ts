@@ -7,6 +7,7 @@ const E2E = [
   'test/browser/**/*.test.ts',
   'test/faults/**/*.test.ts',
   'test/foundation/embedded-start.test.ts',
+  'test/foundation/run-script.test.ts',
   'test/foundation/worker-health.test.ts',
   'test/ui/cli.test.ts',
 ];

@@ -1,6 +1,8 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { freePort } from '@kbchat/shared/redis';
 import { describe, expect, it } from 'vitest';
-import { api, spawnNode, tempDir, testEnv, waitForHttp } from '../support/kbchat.ts';
+import { api, spawnNode, tempDir, testEnv, waitFor, waitForHttp } from '../support/kbchat.ts';
 
 /** `pnpm start` as a newcomer runs it: no DATABASE_URL, so the embedded Postgres under DATA_DIR. */
 function embeddedEnv(dataDir: string, port: number): Record<string, string> {
@@ -19,6 +21,15 @@ describe('embedded start', () => {
       await waitForHttp(`${base}/healthz`);
       expect(first.output()).toMatch(/embedded Postgres \(PGlite \+ pgvector\) started/);
       expect(first.output()).toMatch(/no OPENAI_API_KEY/);
+      // Piped output is JSON lines; the start line is one short sentence, not the whole configuration.
+      await waitFor(() => first.output().includes('kbchat 0.1.0 started'), { what: 'the start line' });
+      const lines = first.output().trim().split('\n');
+      for (const line of lines) expect(() => JSON.parse(line), line).not.toThrow();
+      const started = lines.map((l) => JSON.parse(l) as { msg: string }).find((l) => l.msg.startsWith('kbchat 0.1.0 started'));
+      expect(started?.msg).toBe(
+        `kbchat 0.1.0 started: ${base} · gateway, crawler, embedder · embedded PGlite (${dataDir}) · redis ${new URL(testEnv().REDIS_URL as string).host} · chat extractive, embeddings local`,
+      );
+      expect(Math.max(...lines.map((l) => l.length))).toBeLessThan(600);
       const created = await api<{ clientId: string }>(base, 'POST', '/api/admin/clients', { name: 'Persistent Co' });
       expect(created.status).toBe(201);
 
@@ -55,6 +66,19 @@ describe('embedded start', () => {
       first.kill('SIGTERM');
       await first.exited;
     }
+  });
+
+  it('reads .env from the working directory, and a real environment variable beats it', async () => {
+    const dir = await tempDir('kbchat-env-');
+    await writeFile(path.join(dir, '.env'), 'PORT=eighty\nMAX_PAGES_LIMIT=-3\n');
+    const fromFile = spawnNode('bin/kbchat.ts', {}, [], dir);
+    expect(await fromFile.exited).toBe(1);
+    expect(fromFile.output()).toMatch(/PORT must be a number \(got "eighty"\)/);
+
+    const overridden = spawnNode('bin/kbchat.ts', { PORT: '3000' }, [], dir);
+    expect(await overridden.exited).toBe(1);
+    expect(overridden.output()).not.toMatch(/PORT/);
+    expect(overridden.output()).toMatch(/MAX_PAGES_LIMIT must be at least 1/);
   });
 
   it('exits 1 with one message naming a bad variable', async () => {

@@ -1,3 +1,4 @@
+import { insertClient } from '@kbchat/shared/db/clients';
 import type { Pool } from '@kbchat/shared/db/pool';
 import { freePort } from '@kbchat/shared/redis';
 import { Webhook } from 'standardwebhooks';
@@ -363,10 +364,43 @@ describe('lead webhooks to a private address', () => {
     await receiver?.stop();
   });
 
-  it('refuses a loopback webhook URL, logs the attempt and does not retry it', async () => {
-    const client = await createClient(kb.baseUrl, { leadWebhookUrl: receiver.url('/internal') });
+  it('refuses to save a webhook URL on a loopback or private address: 400 at once, not failed deliveries later', async () => {
+    const expected = (address: string) => ({
+      error: 'Invalid request',
+      details: [
+        expect.stringMatching(
+          new RegExp(`^leadWebhookUrl must reach a public address: ${address} is not one.*OUTBOUND_ALLOW_PRIVATE_NETWORKS=true`),
+        ),
+      ],
+    });
+    for (const [url, address] of [
+      [receiver.url('/internal'), '127.0.0.1'],
+      ['http://localhost:9/hook', '(127.0.0.1|::1)'],
+      ['http://10.1.2.3/hook', '10.1.2.3'],
+      ['http://[::ffff:169.254.169.254]/latest', '::ffff:a9fe:a9fe'],
+    ] as const) {
+      const created = await api(kb.baseUrl, 'POST', '/api/admin/clients', { name: `private-hook-${address}`, leadWebhookUrl: url });
+      expect(created.status, url).toBe(400);
+      expect(created.body, url).toEqual(expected(address));
+    }
+    const client = await createClient(kb.baseUrl, { leadWebhookUrl: null });
+    const patched = await api(kb.baseUrl, 'PATCH', `/api/admin/clients/${client.clientId}`, { leadWebhookUrl: receiver.url('/internal') });
+    expect(patched.status).toBe(400);
+    expect(patched.body).toEqual(expected('127.0.0.1'));
+    const after = await api<{ leadWebhookUrl: string | null }>(kb.baseUrl, 'GET', `/api/admin/clients/${client.clientId}`);
+    expect(after.body.leadWebhookUrl).toBeNull();
+    // A public address, or a name that does not resolve (yet), is saved: delivery judges it again.
+    const elsewhere = await api(kb.baseUrl, 'PATCH', `/api/admin/clients/${client.clientId}`, {
+      leadWebhookUrl: 'https://hooks.invalid/leads',
+    });
+    expect(elsewhere.status).toBe(200);
+  });
+
+  it('refuses a loopback webhook URL at delivery, logs the attempt and does not retry it', async () => {
+    // Saved past the check above, as a client whose name resolved elsewhere when it was saved would be.
+    const client = await insertClient(kb.process.runtime.pool, { name: 'Rebound Co', leadWebhookUrl: receiver.url('/internal') });
     const res = await api<{ leadId: string }>(kb.baseUrl, 'POST', '/api/lead', {
-      clientId: client.clientId,
+      clientId: client.id,
       name: 'M',
       email: 'm@example.com',
     });

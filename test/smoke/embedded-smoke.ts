@@ -84,7 +84,7 @@ async function rssMb(pid: number): Promise<number> {
 
 async function stop(run: Awaited<ReturnType<typeof start>>) {
   // SIGTERM to the service itself, as a process manager would; pnpm exits with its code.
-  const service = descendants(run.child.pid as number).find((p) => /^node .*bin\/kbchat\.ts/.test(p.args));
+  const service = descendants(run.child.pid as number).find((p) => /^node \S*bin\/kbchat\.ts/.test(p.args));
   if (!service) fail('no node bin/kbchat.ts process under pnpm start');
   process.kill(service.pid, 'SIGTERM');
   const code = await run.exited;

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -107,10 +108,14 @@ export interface ChildService {
   kill(signal?: NodeJS.Signals): void;
 }
 
-/** Runs `node <script>` from the repo root as a separate process, collecting its output. */
-export function spawnNode(script: string, env: Record<string, string>, args: string[] = []): ChildService {
-  const child = spawn(process.execPath, [script, ...args], {
-    cwd: REPO_ROOT,
+/** An empty working directory: a service under test never reads the developer's own .env from the checkout. */
+let emptyDir: string | undefined;
+
+/** Runs `node <script>` (relative to the repo root) as a separate process, collecting its output. cwd: an empty directory unless given. */
+export function spawnNode(script: string, env: Record<string, string>, args: string[] = [], cwd?: string): ChildService {
+  emptyDir ??= mkdtempSync(path.join(os.tmpdir(), 'kbchat-cwd-'));
+  const child = spawn(process.execPath, [path.resolve(REPO_ROOT, script), ...args], {
+    cwd: cwd ?? emptyDir,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -48,6 +48,8 @@ const configObject = z.object({
   // Process
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** auto: one readable line per event on a terminal (stdout a TTY), JSON lines otherwise (log collectors). */
+  LOG_FORMAT: z.enum(['auto', 'json', 'pretty']).default('auto'),
   /** Which services this process runs: all (default), or a comma list of gateway, crawler, embedder. */
   RUN: z
     .string()

@@ -1,4 +1,6 @@
-import { type Config, ConfigError, loadConfig, type Service } from './config.ts';
+import { readFileSync } from 'node:fs';
+import { type Config, ConfigError, loadConfig, resolvedProviders, type Service } from './config.ts';
+import { loadEnvFile } from './env-file.ts';
 import { startHealthServer } from './health.ts';
 import { createLogger, type Logger } from './logger.ts';
 import { createRuntime, type Runtime, StartupError } from './runtime.ts';
@@ -23,7 +25,7 @@ const ORDER: Service[] = ['gateway', 'crawler', 'embedder'];
 export async function startProcess(
   config: Config,
   starters: Partial<Record<Service, ServiceStarter>>,
-  log: Logger = createLogger({ level: config.LOG_LEVEL }),
+  log: Logger = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT }),
 ): Promise<RunningProcess> {
   const runtime = await createRuntime(config, log);
   const services: RunningService[] = [];
@@ -70,17 +72,17 @@ export async function startProcess(
 }
 
 /**
- * The process entry: parse config once (a bad value exits 1 naming the variable), start, and on
- * SIGTERM/SIGINT shut down in order under a hard deadline (unref'd). Jobs still running at the
- * deadline are not lost: their locks expire and BullMQ hands them to another worker.
+ * The process entry: read `.env` (when there is one; the real environment wins), parse config once
+ * (a bad value exits 1 naming the variable), start, and on SIGTERM/SIGINT shut down in order under a
+ * hard deadline (unref'd). Jobs still running at the deadline are not lost: their locks expire and
+ * BullMQ hands them to another worker. overrides beat both (a service's main.ts pins RUN).
  */
-export async function runMain(
-  starters: Partial<Record<Service, ServiceStarter>>,
-  env: Record<string, string | undefined> = process.env,
-): Promise<void> {
+export async function runMain(starters: Partial<Record<Service, ServiceStarter>>, overrides: Record<string, string> = {}): Promise<void> {
   let config: Config;
+  let envFile: string | undefined;
   try {
-    config = loadConfig(env);
+    envFile = loadEnvFile();
+    config = loadConfig({ ...process.env, ...overrides });
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`kbchat: ${err.message}\n`);
@@ -88,7 +90,7 @@ export async function runMain(
     }
     throw err;
   }
-  const log = createLogger({ level: config.LOG_LEVEL });
+  const log = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   let running: RunningProcess;
   try {
     running = await startProcess(config, starters, log);
@@ -101,7 +103,7 @@ export async function runMain(
     }
     process.exit(1);
   }
-  log.info({ services: running.services.map((s) => s.name) }, 'kbchat started');
+  log.info({ services: running.services.map((s) => s.name) }, startLine(running, envFile));
 
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -127,3 +129,41 @@ export async function runMain(
   process.on('SIGTERM', onSignal);
   process.on('SIGINT', onSignal);
 }
+
+/**
+ * One short line a person can read: version, where, which services, which database, Redis and
+ * providers (the whole configuration is logged at debug as "starting").
+ */
+export function startLine(running: RunningProcess, envFile?: string): string {
+  const { config, databaseUrl, redisUrl } = running.runtime;
+  const url = (running.services.find((s) => s.name === 'gateway') as { url?: string } | undefined)?.url;
+  const providers = resolvedProviders(config);
+  const database = config.DATABASE_URL ? `postgres ${hostOf(databaseUrl)}` : `embedded PGlite (${config.DATA_DIR})`;
+  const redis =
+    config.REDIS_URL || hostOf(redisUrl) === '127.0.0.1:6379' ? `redis ${hostOf(redisUrl)}` : `private redis (${config.DATA_DIR})`;
+  const parts = [
+    url ?? 'no HTTP',
+    running.services.map((s) => s.name).join(', '),
+    database,
+    redis,
+    `chat ${providers.chat}, embeddings ${providers.embedding}`,
+    ...(envFile ? ['.env read'] : []),
+  ];
+  return `kbchat ${VERSION} started: ${parts.join(' · ')}`;
+}
+
+function hostOf(raw: string): string {
+  try {
+    return new URL(raw).host;
+  } catch {
+    return '?';
+  }
+}
+
+const VERSION = (() => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '';
+  } catch {
+    return '';
+  }
+})();

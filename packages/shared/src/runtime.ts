@@ -41,7 +41,7 @@ export async function createRuntime(startConfig: Config, log: Logger): Promise<R
   const cleanups: (() => Promise<unknown>)[] = [];
   try {
     const providers = resolvedProviders(config);
-    log.info({ config: describeConfig(config), providers }, 'starting');
+    log.debug({ config: describeConfig(config), providers }, 'starting');
     if (providers.chat === 'extractive' || providers.embedding === 'local') {
       log.info(
         { chat: providers.chat, embedding: providers.embedding },

@@ -8,4 +8,4 @@ export async function startCrawler(rt: Runtime): Promise<RunningService> {
   return { name: 'crawler', stop: () => crawler.close() };
 }
 
-if (import.meta.main) await runMain({ crawler: startCrawler }, { ...process.env, RUN: 'crawler' });
+if (import.meta.main) await runMain({ crawler: startCrawler }, { RUN: 'crawler' });

@@ -8,4 +8,4 @@ export async function startEmbedder(rt: Runtime): Promise<RunningService> {
   return { name: 'embedder', stop: () => embedder.close() };
 }
 
-if (import.meta.main) await runMain({ embedder: startEmbedder }, { ...process.env, RUN: 'embedder' });
+if (import.meta.main) await runMain({ embedder: startEmbedder }, { RUN: 'embedder' });

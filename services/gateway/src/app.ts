@@ -24,6 +24,7 @@ import { feedbackRoutes } from './routes/feedback.ts';
 import { healthRoutes } from './routes/health.ts';
 import { leadRoutes } from './routes/lead.ts';
 import { widgetConfigRoutes } from './routes/widget-config.ts';
+import { demoSiteRoutes } from './ui/demo-site.ts';
 import { uiRoutes } from './ui/routes.ts';
 
 // Tests build the app and name its type from here.
@@ -104,6 +105,8 @@ export async function buildApp(deps: GatewayDeps): Promise<App> {
   await app.register(widgetConfigRoutes(deps));
   // The widget script and the operator page's shell: public, they carry no data (docs/widget.md).
   await app.register(uiRoutes);
+  // A sample website to crawl in the quick start, offline (examples/sample-site); not in production.
+  if (config.NODE_ENV !== 'production') await app.register(demoSiteRoutes);
   // The originals of text and file sources, which their answers cite (docs/sources.md).
   await app.register(sourceFileRoutes(deps));
 

@@ -20,4 +20,4 @@ export async function startGateway(rt: Runtime): Promise<RunningService & { url:
   };
 }
 
-if (import.meta.main) await runMain({ gateway: startGateway }, { ...process.env, RUN: 'gateway' });
+if (import.meta.main) await runMain({ gateway: startGateway }, { RUN: 'gateway' });

@@ -13,6 +13,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
 import { requireClient } from '../helpers/require-client.ts';
+import { assertWebhookUrlAllowed } from '../helpers/webhook-url.ts';
 
 const clientParams = z.object({ clientId: z.string() });
 
@@ -30,6 +31,7 @@ export function adminClientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req, reply) => {
+        if (req.body.leadWebhookUrl) await assertWebhookUrlAllowed(deps.config, req.body.leadWebhookUrl);
         const row = await insertClient(deps.pool, { ...req.body, widget: req.body.widget && widgetPatch(req.body.widget).set });
         return reply.status(201).send({ ...toClientView(row), webhookSecret: row.webhook_secret });
       },
@@ -71,6 +73,7 @@ export function adminClientRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         },
       },
       async (req) => {
+        if (req.body.leadWebhookUrl) await assertWebhookUrlAllowed(deps.config, req.body.leadWebhookUrl);
         const row = await updateClient(deps.pool, req.params.clientId, {
           ...req.body,
           widget: req.body.widget && widgetPatch(req.body.widget),

@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
+
+/** The README's offline demo as written: the sample site served by kbchat, crawled, asked. */
+describe('demo site', () => {
+  let kb: Kbchat;
+  beforeAll(async () => {
+    kb = await startKbchat({ env: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true' } });
+  });
+  afterAll(() => kb?.stop());
+
+  it('serves examples/sample-site at /demo-site/ and nothing outside it', async () => {
+    const index = await fetch(`${kb.baseUrl}/demo-site/`);
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await index.text()).toContain('<h1>Harbour Bikes</h1>');
+    const bare = await fetch(`${kb.baseUrl}/demo-site`, { redirect: 'manual' });
+    expect(bare.status).toBe(301);
+    expect(bare.headers.get('location')).toBe('/demo-site/');
+    expect((await fetch(`${kb.baseUrl}/demo-site/repairs.html`)).status).toBe(200);
+    for (const path of ['/demo-site/README.md', '/demo-site/nope.html', '/demo-site/..%2Fpackage.json', '/demo-site/%2e%2e/package.json']) {
+      expect((await fetch(`${kb.baseUrl}${path}`)).status, path).toBe(404);
+    }
+  });
+
+  it('crawls into answers with sources, and says it does not know what the site does not say', async () => {
+    const { clientId } = await createClient(kb.baseUrl, { name: 'Harbour Bikes' });
+    const crawl = await api<{ pagesIndexed: number }>(kb.baseUrl, 'POST', '/api/admin/crawl', {
+      clientId,
+      url: `${kb.baseUrl}/demo-site/`,
+    });
+    expect(crawl.status).toBe(200);
+    expect(crawl.body.pagesIndexed).toBe(4);
+    const ask = (message: string) =>
+      api<{ answer: string; sources: { url: string }[] }>(kb.baseUrl, 'POST', '/api/chat', { clientId, message });
+    const tuneUp = await ask('How much is a tune-up?');
+    expect(tuneUp.body.answer).toContain('£45');
+    expect(tuneUp.body.sources.map((s) => s.url)).toContain(`${kb.baseUrl}/demo-site/repairs.html`);
+    const sunday = await ask('Are you open on Sunday?');
+    expect(sunday.body.answer).toMatch(/Sunday we open from 10am to 4pm/);
+    const cars = await ask('Do you sell cars?');
+    expect(cars.body.sources).toEqual([]);
+  });
+
+  it('is not served in production', async () => {
+    const prod = await startKbchat({ services: ['gateway'], env: { NODE_ENV: 'production' } });
+    try {
+      expect((await fetch(`${prod.baseUrl}/demo-site/`)).status).toBe(404);
+    } finally {
+      await prod.stop();
+    }
+  });
+});
