@@ -21,6 +21,8 @@ const PUBLIC: RegExp[] = [
   /^(GET|HEAD) \/docs(\/.*)?$/,
   /^(POST|OPTIONS) \/api\/(chat|chat\/stream|lead|feedback)$/,
   /^(GET|HEAD) \/api\/widget-config$/,
+  // The offline demo site of the README's quick start (not registered under NODE_ENV=production).
+  /^(GET|HEAD) \/demo-site(\/|\/:file)?$/,
   // The originals of text and file sources, which answers cite (docs/sources.md): public like the chat.
   /^(GET|HEAD) \/files\/:sourceId$/,
   /^(GET|HEAD) \/admin(\/app\.js|\/app\.css)?$/,

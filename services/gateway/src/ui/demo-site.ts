@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NotFoundError } from '@kbchat/shared/errors';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Asset, asset, sendAsset } from './assets.ts';
 
@@ -36,7 +37,8 @@ export async function demoSiteRoutes(app: FastifyInstance, options: { dir?: stri
   if (files.size === 0) return;
   const send = (name: string) => async (req: FastifyRequest, reply: FastifyReply) => {
     const file = files.get(name);
-    if (!file) return reply.status(404).type('text/plain; charset=utf-8').send('Not found');
+    // The one error body of every endpoint (a crawler of the demo site just sees a 404).
+    if (!file) throw new NotFoundError('Not found', ['the demo site has no page of this name']);
     return sendAsset(req, reply, file, 'no-cache');
   };
   // One route for /demo-site and /demo-site/ (the router ignores a trailing slash); the pages' relative
