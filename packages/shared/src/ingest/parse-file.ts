@@ -1,5 +1,4 @@
 import { Parser } from 'htmlparser2';
-import mammoth from 'mammoth';
 import { extractText, getDocumentProxy, getMeta } from 'unpdf';
 import type { PageSection } from '../crawl/chunker.ts';
 
@@ -72,6 +71,8 @@ async function parseAs(kind: FileKind, bytes: Uint8Array): Promise<ParsedFile> {
     case 'docx': {
       let html: string;
       try {
+        // Loaded on the first DOCX: ~20 MB the service does not hold until a DOCX comes.
+        const { default: mammoth } = await import('mammoth');
         html = (await mammoth.convertToHtml({ buffer: Buffer.from(bytes) })).value;
       } catch (err) {
         throw new UnparsableFileError(`the DOCX could not be read (${(err as Error).message.slice(0, 200)})`);

@@ -1,4 +1,5 @@
-import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { createRequire } from 'node:module';
+import type OpenAI from 'openai';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 
@@ -9,9 +10,20 @@ import { AppError } from '../errors.ts';
  */
 export const DEFAULT_OPENAI_BASE_URL = 'https://api.openai.com/v1';
 
+/**
+ * The SDK, loaded the first time an openai provider is used: it holds ~40 MB that the offline
+ * defaults never need (docs/performance.md, idle memory). require() keeps creation synchronous, and
+ * the client and the error classes below come from the same module, so instanceof holds.
+ */
+let sdk: typeof import('openai') | undefined;
+function openaiSdk(): typeof import('openai') {
+  sdk ??= createRequire(import.meta.url)('openai') as typeof import('openai');
+  return sdk;
+}
+
 export function createOpenAIClient(config: Config): OpenAI {
   if (config.OPENAI_API_KEY === undefined) throw new Error('OPENAI_API_KEY is required for the openai providers');
-  return new OpenAI({
+  return new (openaiSdk().default)({
     apiKey: config.OPENAI_API_KEY,
     // Explicit values, so the SDK does not read OPENAI_BASE_URL / OPENAI_ORG_ID / OPENAI_LOG behind
     // Config's back.
@@ -67,6 +79,7 @@ const HINTS: Record<number, string> = {
 
 export function toProviderError(err: unknown, operation: ProviderOperation, model: string, secret?: string): unknown {
   if (err instanceof ProviderError) return err;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = openaiSdk();
   if (err instanceof APIUserAbortError) return err;
   const what = `OpenAI ${operation} request (model ${model})`;
   if (err instanceof APIConnectionTimeoutError) {
