@@ -27,34 +27,20 @@ export function sendAccepted(
 ) {
   const statusUrl = statusUrlOf(deps, req, job.id);
   const joinedNote = joined ? 'A crawl of this source was already running; this request joined it. ' : '';
+  let message: string;
   if (paused.length > 0) {
     const text = describePaused(paused);
-    return reply
-      .status(202)
-      .header('location', statusUrl)
-      .send({
-        success: true,
-        jobId: job.id,
-        sourceId: job.source_id,
-        status: job.status,
-        statusUrl,
-        message: `${joinedNote}Accepted, not waited for: ${text[0]?.toUpperCase()}${text.slice(1)} (resume it in /admin/queues); the job runs once it is resumed. Poll ${statusUrl} for progress and the result.`,
-      });
+    message = `${joinedNote}Accepted, not waited for: ${text[0]?.toUpperCase()}${text.slice(1)} (resume it in /admin/queues); the job runs once it is resumed. Poll ${statusUrl} for progress and the result.`;
+  } else {
+    if (asked && prefersAsync(req.headers.prefer)) reply.header('preference-applied', 'respond-async');
+    message =
+      joinedNote +
+      (asked
+        ? `Accepted: poll ${statusUrl} for progress and the result.`
+        : `Still running after ${Math.round(deps.config.CRAWL_SYNC_WAIT_MS / 1000)} s: poll ${statusUrl} for progress and the result.`);
   }
-  if (asked && prefersAsync(req.headers.prefer)) reply.header('preference-applied', 'respond-async');
   return reply
     .status(202)
     .header('location', statusUrl)
-    .send({
-      success: true,
-      jobId: job.id,
-      sourceId: job.source_id,
-      status: job.status,
-      statusUrl,
-      message:
-        joinedNote +
-        (asked
-          ? `Accepted: poll ${statusUrl} for progress and the result.`
-          : `Still running after ${Math.round(deps.config.CRAWL_SYNC_WAIT_MS / 1000)} s: poll ${statusUrl} for progress and the result.`),
-    });
+    .send({ success: true, jobId: job.id, sourceId: job.source_id, status: job.status, statusUrl, message });
 }

@@ -5,6 +5,7 @@ import type { Logger } from '@kbchat/shared/logger';
 import type { Redis } from '@kbchat/shared/redis';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ClientContext, Result } from 'ioredis';
+import type { GatewayDeps } from '../deps.ts';
 
 /**
  * The chat limit (spec §8: 60 requests per minute per clientId), shared by /api/chat and
@@ -200,4 +201,16 @@ export class MemoryWindows {
     const resetMs = (log[0] ?? now) + this.windowMs - now;
     return [allowed, log.length, resetMs];
   }
+}
+
+/** The limiter of a public endpoint from the gateway's config: the chat's budget, or its own under `name`. */
+export function publicRateLimit(deps: Pick<GatewayDeps, 'config' | 'log' | 'redis'>, name?: string) {
+  return chatRateLimit({
+    redis: deps.redis,
+    log: deps.log,
+    keyPrefix: deps.config.REDIS_PREFIX,
+    limitPerMinute: deps.config.CHAT_RATE_LIMIT_PER_MINUTE,
+    visitorLimitPerMinute: deps.config.CHAT_VISITOR_RATE_LIMIT_PER_MINUTE,
+    ...(name ? { name } : {}),
+  });
 }

@@ -8,7 +8,7 @@ import { chatRequest, publicChatError } from '../helpers/chat-answer.ts';
 import { ClientClosedError, disconnectSignal } from '../helpers/disconnect.ts';
 import { requireClient } from '../helpers/require-client.ts';
 import { sendAnswerStream } from '../helpers/sse-answer.ts';
-import { chatRateLimit } from '../plugins/chat-rate-limit.ts';
+import { publicRateLimit } from '../plugins/chat-rate-limit.ts';
 import { registerPublicCors } from '../plugins/public-cors.ts';
 
 /**
@@ -22,13 +22,7 @@ export function chatRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       '/api/chat',
       '/api/chat/stream',
     ]);
-    const limit = chatRateLimit({
-      redis: deps.redis,
-      log: deps.log,
-      keyPrefix: deps.config.REDIS_PREFIX,
-      limitPerMinute: deps.config.CHAT_RATE_LIMIT_PER_MINUTE,
-      visitorLimitPerMinute: deps.config.CHAT_VISITOR_RATE_LIMIT_PER_MINUTE,
-    });
+    const limit = publicRateLimit(deps);
     const preHandler = [cors.preHandler, limit] as preHandlerAsyncHookHandler[];
 
     app.post(

@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
 import { requireClient } from '../helpers/require-client.ts';
-import { chatRateLimit } from '../plugins/chat-rate-limit.ts';
+import { publicRateLimit } from '../plugins/chat-rate-limit.ts';
 import { registerPublicCors } from '../plugins/public-cors.ts';
 
 /**
@@ -19,14 +19,7 @@ import { registerPublicCors } from '../plugins/public-cors.ts';
 export function feedbackRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   return async (app) => {
     const cors = registerPublicCors(app, { requireClient: (clientId) => requireClient(deps.pool, clientId) }, ['/api/feedback']);
-    const limit = chatRateLimit({
-      redis: deps.redis,
-      log: deps.log,
-      keyPrefix: deps.config.REDIS_PREFIX,
-      limitPerMinute: deps.config.CHAT_RATE_LIMIT_PER_MINUTE,
-      visitorLimitPerMinute: deps.config.CHAT_VISITOR_RATE_LIMIT_PER_MINUTE,
-      name: 'feedback',
-    });
+    const limit = publicRateLimit(deps, 'feedback');
     app.post(
       '/api/feedback',
       {
