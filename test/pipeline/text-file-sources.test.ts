@@ -96,7 +96,7 @@ describe('text and file sources', () => {
     const premium = await chat(clientId, 'How much does the Premium plan cost?');
     expect(premium.answer).toContain('30 euros');
     expect(premium.sources[0]).toEqual({ title: 'Price list 2026', url: pdf.body.url });
-    const warranty = await chat(clientId, 'What warranty does a bicycle frame carry?');
+    const warranty = await chat(clientId, 'How long is the warranty on a bicycle frame?');
     expect(warranty.answer).toContain('seven years');
     expect(warranty.sources.map((s) => s.title)).toContain('Warranty terms');
     const hours = await chat(clientId, 'When is the showroom open?');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RetrievalCandidate } from '../db/retrieval.ts';
 import { absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K } from './ranking.ts';
-import { dropNearDuplicates, type RankedPassage, rankPassages, sourcesOf } from './retrieval.ts';
+import { dropNearDuplicates, type RankedPassage, rankPassages, sourcesOf, withoutMeasureWords } from './retrieval.ts';
 
 let n = 0;
 function candidate(over: Partial<RetrievalCandidate>): RetrievalCandidate {
@@ -145,5 +145,13 @@ describe('sourcesOf', () => {
       { title: 'A', url: 'https://s.example/a' },
       { title: 'https://s.example/b', url: 'https://s.example/b' },
     ]);
+  });
+});
+
+describe('withoutMeasureWords', () => {
+  it('drops the adjective of a "how long / often / far" question, and nothing else', () => {
+    expect(withoutMeasureWords('How long is the warranty?')).toBe('how is the warranty?');
+    expect(withoutMeasureWords('how often do you deliver, and how far?')).toBe('how do you deliver, and how?');
+    expect(withoutMeasureWords('a long warranty for old bikes')).toBe('a long warranty for old bikes');
   });
 });

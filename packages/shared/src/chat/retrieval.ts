@@ -64,6 +64,16 @@ export interface RetrievalResult {
   declined: boolean;
 }
 
+/**
+ * "How long", "how often", "how far"… ask for a measure: the adjective is the question, not its
+ * topic. Left in, "long" is a word a small site may never use, and "How long is the warranty?" was
+ * declined as asking about something the site lacks. Only the retrieval's copy is changed.
+ */
+const HOW_MEASURE = /\bhow\s+(long|often|far|soon|old|big|large|fast|late|early)\b/gi;
+export function withoutMeasureWords(text: string): string {
+  return text.replace(HOW_MEASURE, 'how');
+}
+
 export async function retrieve(
   pool: Pool,
   settings: RetrievalSettings,
@@ -78,6 +88,11 @@ export async function retrieve(
   },
 ): Promise<RetrievalResult> {
   const params = settings.ranking ?? DEFAULT_RANKING;
+  input = {
+    ...input,
+    query: withoutMeasureWords(input.query),
+    ...(input.focus ? { focus: withoutMeasureWords(input.focus) } : {}),
+  };
   const lsa =
     settings.mode === 'vector' || params.lsaWeight === 0 ? undefined : await lsaQueryVector(pool, input.clientId, input.query, input.focus);
   const result = await searchCandidates(pool, {
