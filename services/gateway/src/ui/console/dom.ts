@@ -2,18 +2,12 @@
  * Building blocks of the console. Every piece of data is rendered with textContent (through h()),
  * never innerHTML: page titles, lead names, questions and webhook errors are input from strangers.
  */
+import { h } from '../widget/dom.ts';
+
 export type Row = Record<string, unknown>;
 
-export function h<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attrs: Record<string, string> = {},
-  ...kids: (Node | string)[]
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  e.append(...kids);
-  return e;
-}
+// The widget's element builder: one h() for both bundles.
+export { h } from '../widget/dom.ts';
 
 export const button = (label: string, cls = '', type: 'button' | 'submit' = 'button', attrs: Record<string, string> = {}) =>
   h('button', { type, class: cls, ...attrs }, label);

@@ -1,4 +1,5 @@
 /** The public API as the widget calls it: chat (streamed, with a plain fallback), feedback, settings. */
+import { takeSseMessages } from '@kbchat/shared/sse';
 
 export interface Source {
   title: string;
@@ -60,28 +61,18 @@ export async function streamChat(api: string, body: string, onToken: (text: stri
       throw { status: 0, error: 'stream interrupted', fallback: tokens === 0 } satisfies Failure;
     }
     if (chunk.done) break;
-    buffer += chunk.value.replace(/\r\n?/g, '\n');
-    let end = buffer.indexOf('\n\n');
-    while (end >= 0) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      end = buffer.indexOf('\n\n');
-      let event = 'message';
-      const data: string[] = [];
-      for (const line of block.split('\n')) {
-        if (line.startsWith('event:')) event = line.slice(6).trim();
-        else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
-      }
-      if (data.length === 0) continue;
-      const payload = JSON.parse(data.join('\n')) as { text?: string; error?: string } & Done;
-      if (event === 'token' && payload.text) {
+    const taken = takeSseMessages(buffer + chunk.value.replace(/\r\n?/g, '\n'));
+    buffer = taken.rest;
+    for (const message of taken.messages) {
+      const payload = JSON.parse(message.data) as { text?: string; error?: string } & Done;
+      if (message.event === 'token' && payload.text) {
         tokens++;
         onToken(payload.text);
-      } else if (event === 'done') {
+      } else if (message.event === 'done') {
         // The answer is complete; a failed cancel of the rest of the stream changes nothing for the visitor.
         reader.cancel().catch(() => {});
         return payload;
-      } else if (event === 'error') {
+      } else if (message.event === 'error') {
         throw { status: 500, error: payload.error ?? 'error', fallback: tokens === 0 } satisfies Failure;
       }
     }
