@@ -51,14 +51,19 @@ export interface CuratedCandidate {
   answer: string;
 }
 
-/** The question's words as the matcher sees them: family-folded stems with their weights. */
-export function matchTerms(text: string): Map<string, number> {
-  const out = new Map<string, number>();
+/** The question's topic words: each with its family-folded stem (the key), its weight and its surface. */
+function* topicTerms(text: string): Generator<{ key: string; weight: number; surface: string }> {
   for (const t of analyze(text)) {
     if (t.stop || t.part || t.stem.length < 2 || CONVERSATIONAL.has(t.stem)) continue;
     const family = FAMILY_OF.get(t.stem);
-    out.set(family ?? t.stem, family ? INTENT_WEIGHT : 1);
+    yield { key: family ?? t.stem, weight: family ? INTENT_WEIGHT : 1, surface: t.surface };
   }
+}
+
+/** The question's words as the matcher sees them: family-folded stems with their weights. */
+export function matchTerms(text: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of topicTerms(text)) out.set(t.key, t.weight);
   return out;
 }
 
@@ -66,6 +71,23 @@ function weight(terms: Map<string, number>, keep: (term: string) => boolean = ()
   let sum = 0;
   for (const [term, w] of terms) if (keep(term)) sum += w;
   return sum;
+}
+
+/**
+ * How a question and a curated answer meet: asked = the share of the curated question the visitor
+ * asks for; covered = the share of the visitor's question the curated question and answer hold;
+ * known = the curated question's and answer's words.
+ */
+function fitOf(visitor: Map<string, number>, answer: CuratedCandidate): { asked: number; covered: number; known: Set<string> } {
+  const curated = matchTerms(answer.question);
+  const curatedWeight = weight(curated);
+  const visitorWeight = weight(visitor);
+  const known = new Set([...curated.keys(), ...matchTerms(answer.answer).keys()]);
+  return {
+    asked: curatedWeight > 0 ? weight(curated, (t) => visitor.has(t)) / curatedWeight : 0,
+    covered: visitorWeight > 0 ? weight(visitor, (t) => known.has(t)) / visitorWeight : 0,
+    known,
+  };
 }
 
 export interface CuratedMatch<C extends CuratedCandidate> {
@@ -77,16 +99,10 @@ export interface CuratedMatch<C extends CuratedCandidate> {
 /** The best curated answer for the question, or undefined when none is asked for. */
 export function matchCurated<C extends CuratedCandidate>(question: string, candidates: readonly C[]): CuratedMatch<C> | undefined {
   const visitor = matchTerms(question);
-  const visitorWeight = weight(visitor);
-  if (visitorWeight === 0) return undefined;
+  if (visitor.size === 0) return undefined;
   let best: CuratedMatch<C> | undefined;
   for (const answer of candidates) {
-    const curated = matchTerms(answer.question);
-    const curatedWeight = weight(curated);
-    if (curatedWeight === 0) continue;
-    const known = new Set([...curated.keys(), ...matchTerms(answer.answer).keys()]);
-    const asked = weight(curated, (t) => visitor.has(t)) / curatedWeight;
-    const covered = weight(visitor, (t) => known.has(t)) / visitorWeight;
+    const { asked, covered } = fitOf(visitor, answer);
     if (asked < ASKED || covered < COVERED) continue;
     if (!best || asked + covered > best.asked + best.covered) best = { answer, asked, covered };
   }
@@ -101,17 +117,10 @@ export function matchCurated<C extends CuratedCandidate>(question: string, candi
  * visitor's own way of saying it: "something you *carry*").
  */
 export function retrievedCuratedFit(question: string, answer: CuratedCandidate): { asked: boolean; unexplained: string[] } {
-  const visitor = matchTerms(question);
-  const curated = matchTerms(answer.question);
-  const curatedWeight = weight(curated);
-  const known = new Set([...curated.keys(), ...matchTerms(answer.answer).keys()]);
-  const asked = curatedWeight > 0 && weight(curated, (t) => visitor.has(t)) / curatedWeight >= ASKED;
+  const { asked, known } = fitOf(matchTerms(question), answer);
   const unexplained = new Set<string>();
-  for (const t of analyze(question)) {
-    if (t.stop || t.part || t.stem.length < 2 || CONVERSATIONAL.has(t.stem)) continue;
-    if (!known.has(FAMILY_OF.get(t.stem) ?? t.stem)) unexplained.add(t.surface);
-  }
-  return { asked, unexplained: [...unexplained] };
+  for (const t of topicTerms(question)) if (!known.has(t.key)) unexplained.add(t.surface);
+  return { asked: asked >= ASKED, unexplained: [...unexplained] };
 }
 
 /** A gap's key: its topic words, sorted — near-duplicate questions share it ("do u sell skateboards"). */

@@ -24,10 +24,14 @@ export async function insertCuratedAnswer(
   return rows[0] as CuratedAnswerRow;
 }
 
+/** Read on every chat request (matching): named like the chat path's other statements, its columns listed (pool.ts). */
 export async function listCuratedAnswers(db: Queryable, clientId: string): Promise<CuratedAnswerRow[]> {
-  const { rows } = await db.query<CuratedAnswerRow>('SELECT * FROM curated_answers WHERE client_id = $1 ORDER BY created_at, id', [
-    clientId,
-  ]);
+  const { rows } = await db.query<CuratedAnswerRow>({
+    name: 'kbchat_curated_answers',
+    text: `SELECT id, client_id, question, answer, url, source_id, created_at, updated_at
+             FROM curated_answers WHERE client_id = $1 ORDER BY created_at, id`,
+    values: [clientId],
+  });
   return rows;
 }
 
