@@ -85,3 +85,13 @@ describe('composeAnswer', () => {
     expect(composeAnswer('port', [passage('a', 'https://s/t', 'port 5432\nhost localhost')]).text).toBe('');
   });
 });
+
+describe('composeAnswer on a page that repeats itself', () => {
+  it('quotes each sentence once', () => {
+    const body =
+      'The premium maintenance plan costs 49 euros per month and includes a yearly boiler service. A one-off drain unblocking costs 89 euros.';
+    const out = composeAnswer('how much does the premium maintenance plan cost', [passage('a', 'https://s/pricing', `${body}\n\n${body}`)]);
+    expect(out.text.match(/costs 49 euros/g)).toHaveLength(1);
+    expect(out.text).toContain('A one-off drain unblocking costs 89 euros.');
+  });
+});

@@ -203,11 +203,16 @@ export function composeAnswer(query: string, passages: ChatPassage[]): Extractiv
   // line, just before it ("ALTER TABLE products ADD COLUMN description text; That will cause…").
   if (POINTS_BACK.test(opener.text) && before && (before.prose || CODE.test(before.text)) && before.words + opener.words <= budget) start--;
   const picked: string[] = [];
+  // A page that says the same sentence twice (a summary, then the section) is quoted saying it once.
+  const seen = new Set<string>();
   let words = 0;
   for (let i = start; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
     const lead = i === start && i < chosen.index;
     if ((!s.prose && !lead) || (picked.length > 0 && words + s.words > budget)) break;
+    const key = s.text.toLowerCase().replace(/\s+/g, ' ');
+    if (seen.has(key)) continue;
+    seen.add(key);
     picked.push(picked.length === 0 ? clip(s.text, budget) : s.text);
     words += s.words;
   }
