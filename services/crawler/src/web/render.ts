@@ -8,7 +8,7 @@ import {
   type OutboundOptions,
 } from '@kbchat/shared/net/outbound';
 import type { Got } from 'got';
-import { type Browser, type BrowserContext, chromium, type Route } from 'playwright-core';
+import type { Browser, BrowserContext, Route } from 'playwright-core';
 import type { ExtractedPage } from './extract.ts';
 
 /**
@@ -141,6 +141,9 @@ export async function createRenderer(options: RendererOptions): Promise<Renderer
     await new Promise<void>((resolve) => blackHole.listen(0, '127.0.0.1', resolve));
     const port = (blackHole.address() as net.AddressInfo).port;
     try {
+      // Loaded on the first page that needs rendering: the module costs ~60 MB that an idle service
+      // (and every crawl of static pages) never uses.
+      const { chromium } = await import('playwright-core');
       const browser = await chromium.launch({
         executablePath,
         headless: true,
