@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { build } from 'esbuild';
+import { build, stop } from 'esbuild';
 import { type Asset, asset } from './assets.ts';
 
 /** Browsers the widget and the console support: those with Shadow DOM, adoptedStyleSheets fallbacks and fetch streams. */
@@ -41,7 +41,11 @@ let built: Promise<UiBundles> | undefined;
 /** Built once per process, at the gateway's start; later callers share the same bundles. */
 export function uiBundles(): Promise<UiBundles> {
   built ??= Promise.all([bundle('widget/index.ts', 'kbchat widget — docs/widget.md'), bundle('console/index.ts', 'kbchat console')]).then(
-    ([widget, consoleJs]) => ({ widget, console: consoleJs }),
+    async ([widget, consoleJs]) => {
+      // esbuild's helper process would otherwise idle beside the service for its whole life.
+      await stop();
+      return { widget, console: consoleJs };
+    },
   );
   // A failed build is not cached: the next start (or test) tries again.
   built.catch(() => {
