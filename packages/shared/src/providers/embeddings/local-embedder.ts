@@ -1,5 +1,5 @@
-import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { analyze, type Term } from '../text/text-analysis.ts';
+import { singleTokenRank } from '../text/tokenizer.ts';
 
 /**
  * A lexical embedder that needs no model and no network (docs/providers.md explains the design).
@@ -79,9 +79,9 @@ function rarityPrior(surface: string, o: LocalEmbedderOptions): number {
   }
   const cached = priorCache.get(surface);
   if (cached !== undefined) return cached;
-  const ids = encode(` ${surface}`);
-  // Several pieces: at least as rare as the rarest single token that would have covered it.
-  const rank = ids.length === 1 ? ids[0]! : o.priorFullRank * ids.length;
+  const single = singleTokenRank(surface);
+  // Several tokens: at least as rare as the rarest single token that would have covered it.
+  const rank = single ?? o.priorFullRank * 2;
   const scaled = Math.log1p(rank) / Math.log1p(o.priorFullRank);
   const prior = Math.min(1, Math.max(o.priorFloor, scaled));
   if (priorCache.size >= PRIOR_CACHE_MAX) priorCache.clear();

@@ -1,5 +1,6 @@
+import { encode } from 'gpt-tokenizer/encoding/cl100k_base';
 import { describe, expect, it } from 'vitest';
-import { countTokens, MAX_EMBEDDING_INPUT_TOKENS, truncateToTokens } from './tokenizer.ts';
+import { countTokens, encodeTokens, MAX_EMBEDDING_INPUT_TOKENS, singleTokenRank, truncateToTokens } from './tokenizer.ts';
 
 describe('tokenizer (cl100k)', () => {
   it('counts like the API', () => {
@@ -33,5 +34,49 @@ describe('tokenizer (cl100k)', () => {
       expect(text.startsWith(cut)).toBe(true);
       expect(countTokens(cut)).toBeLessThanOrEqual(max);
     }
+  });
+
+  it('says which words are one token, and which, exactly as the encoder does', () => {
+    // Words of every kind the embedder meets: common and rare, capitalised, accented, other scripts,
+    // and surfaces with digits, dots, apostrophes or combining marks (never one token after a space).
+    const words = [
+      'the',
+      'hello',
+      'Hello',
+      'HELLO',
+      'a',
+      'I',
+      'x',
+      'documentation',
+      'daycare',
+      'Conveyor',
+      'café',
+      'données',
+      'résultats',
+      'nécessaire',
+      'Zürich',
+      'straße',
+      'ß',
+      'мир',
+      'Привет',
+      'こんにちは',
+      'العربية',
+      'skateboards',
+      'pgvector',
+      'readFile',
+      'fs.readFile',
+      '5432',
+      'utf8',
+      "don't",
+      'e\u0301',
+      'max_connections',
+      'x86',
+      'naïve',
+    ];
+    for (const word of words) {
+      const ids = encode(` ${word}`);
+      expect(singleTokenRank(word), word).toBe(ids.length === 1 ? ids[0] : undefined);
+    }
+    expect(singleTokenRank('hello')).toBe(encodeTokens(' hello')[0]);
   });
 });

@@ -1,4 +1,21 @@
-import { decode, encode } from 'gpt-tokenizer/encoding/cl100k_base';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { runInNewContext } from 'node:vm';
+
+type Encoding = typeof import('gpt-tokenizer/encoding/cl100k_base');
+const require = createRequire(import.meta.url);
+let encoding: Encoding | undefined;
+/**
+ * The encoder is loaded when first used — by a crawl's embedding or the OpenAI path — not when the
+ * service starts: its tables hold ~25 MB that an idle process, and the gateway's chat path, never
+ * need (the local embedder only asks whether a word is one token: singleTokenRank below).
+ */
+function cl100k(): Encoding {
+  encoding ??= require('gpt-tokenizer/encoding/cl100k_base') as Encoding;
+  return encoding;
+}
+const encode: Encoding['encode'] = (...args) => cl100k().encode(...args);
+const decode: Encoding['decode'] = (...args) => cl100k().decode(...args);
 
 /**
  * cl100k_base, the tokenizer of text-embedding-3-* and gpt-4-class models, used to count what the
@@ -37,4 +54,34 @@ export function truncateToTokens(text: string, maxTokens = MAX_EMBEDDING_INPUT_T
     if (tokens <= maxTokens || end === 0) return prefix;
     end -= Math.max(1, Math.floor((end * (tokens - maxTokens)) / tokens));
   }
+}
+
+let wordTokens: Map<string, number> | undefined;
+/** Letters only: cl100k's pre-tokenizer keeps " " + such a word in one piece (`[^\r\n\p{L}\p{N}]?\p{L}+`). */
+const LETTERS = /^\p{L}+$/u;
+
+/**
+ * The cl100k token id of " " + word when that is exactly one token, else undefined: what
+ * `encode(\` ${word}\`)` says when it returns one id. A word of letters is one piece for the
+ * pre-tokenizer, and a piece that is in the vocabulary is encoded as that token; anything else
+ * (digits, punctuation, marks) splits into several pieces. The ~40,000 word tokens are taken from
+ * the encoder's rank table without loading the encoder.
+ */
+export function singleTokenRank(word: string): number | undefined {
+  if (!LETTERS.test(word)) return undefined;
+  wordTokens ??= readWordTokens();
+  return wordTokens.get(word);
+}
+
+function readWordTokens(): Map<string, number> {
+  // The rank table alone (an array, index = token id), evaluated apart from the module cache so that
+  // only the word tokens outlive this call.
+  const exports: { default?: (string | number[])[] } = {};
+  runInNewContext(readFileSync(require.resolve('gpt-tokenizer/bpeRanks/cl100k_base'), 'utf8'), { exports });
+  const out = new Map<string, number>();
+  (exports.default ?? []).forEach((token, rank) => {
+    if (typeof token === 'string' && token.startsWith(' ') && LETTERS.test(token.slice(1))) out.set(token.slice(1), rank);
+  });
+  if (out.size === 0) throw new Error('gpt-tokenizer: no word tokens in the cl100k rank table');
+  return out;
 }
