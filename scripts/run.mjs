@@ -16,7 +16,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -199,31 +199,52 @@ const env = { ...process.env, PATH: [...pathEntries, process.env.PATH].join(path
 const isFile = /\.(ts|mts|js|mjs|cjs)$/.test(command);
 const bin = path.join(root, 'node_modules', '.bin', command);
 if (!isFile && !existsSync(bin)) fail(`no ${command} in node_modules/.bin`);
-const child = isFile
-  ? spawn(node, [path.resolve(root, command), ...args], { stdio: 'inherit', env, argv0: 'node' })
-  : spawn(bin, args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
-
-// A process manager's SIGTERM, a terminal's Ctrl-C: the command decides how to stop; we wait for it.
-for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
-  process.on(signal, () => {
-    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
-  });
-}
 // npm exits on SIGTERM without passing it on: when whoever started us is gone, stop the command too,
 // so `kill <pid of npm start>` stops the service instead of leaving it running.
 const parent = process.ppid;
-const orphaned = setInterval(() => {
-  if (process.ppid === parent) return;
-  clearInterval(orphaned);
-  if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-}, 500);
-orphaned.unref();
-child.on('error', (err) => fail(`${command}: ${err.message}`));
-child.on('exit', (code, signal) => {
-  if (signal) {
-    process.removeAllListeners(signal);
-    process.kill(process.pid, signal);
-  } else {
-    process.exit(code ?? 1);
+function whenOrphaned(stop) {
+  const timer = setInterval(() => {
+    if (process.ppid === parent) return;
+    clearInterval(timer);
+    stop();
+  }, 500);
+  timer.unref();
+}
+
+if (isFile && node === process.execPath) {
+  // The running Node fits: the file runs in this process rather than a second one, which would
+  // hold another ~50 MB for as long as the service runs. It handles its own signals.
+  process.env.PATH = env.PATH;
+  const file = path.resolve(root, command);
+  process.argv = [process.execPath, file, ...args];
+  whenOrphaned(() => process.kill(process.pid, 'SIGTERM'));
+  await import(pathToFileURL(file).href);
+} else {
+  runChild();
+}
+
+function runChild() {
+  // Node's own options given to this script (e.g. --max-semi-space-size) go to the command's Node too.
+  const child = isFile
+    ? spawn(node, [...process.execArgv, path.resolve(root, command), ...args], { stdio: 'inherit', env, argv0: 'node' })
+    : spawn(bin, args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
+
+  // A process manager's SIGTERM, a terminal's Ctrl-C: the command decides how to stop; we wait for it.
+  for (const signal of ['SIGTERM', 'SIGINT', 'SIGHUP']) {
+    process.on(signal, () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    });
   }
-});
+  whenOrphaned(() => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+  });
+  child.on('error', (err) => fail(`${command}: ${err.message}`));
+  child.on('exit', (code, signal) => {
+    if (signal) {
+      process.removeAllListeners(signal);
+      process.kill(process.pid, signal);
+    } else {
+      process.exit(code ?? 1);
+    }
+  });
+}

@@ -71,21 +71,29 @@ function descendants(root: number): { pid: number; args: string }[] {
   return out;
 }
 
-/** RSS of the node process under `pnpm start` (the largest descendant). */
-async function rssMb(pid: number): Promise<number> {
-  let max = 0;
-  for (const p of descendants(pid)) {
+/** RSS of everything `pnpm start` runs, pnpm itself included, and of each process. */
+async function rssMb(pid: number): Promise<{ total: number; each: string }> {
+  let total = 0;
+  const each: string[] = [];
+  for (const p of [{ pid, args: 'pnpm start' }, ...descendants(pid)]) {
     const status = await readFile(`/proc/${p.pid}/status`, 'utf8').catch(() => '');
     const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    max = Math.max(max, kb);
+    total += kb;
+    if (kb > 4096)
+      each.push(
+        `${p.args.split(' ').find((a) => a.endsWith('.ts') || a.endsWith('.mjs')) ?? p.args.split(' ')[0]} ${Math.round(kb / 1024)}`,
+      );
   }
-  return Math.round(max / 1024);
+  return { total: Math.round(total / 1024), each: each.join(', ') };
 }
 
 async function stop(run: Awaited<ReturnType<typeof start>>) {
-  // SIGTERM to the service itself, as a process manager would; pnpm exits with its code.
-  const service = descendants(run.child.pid as number).find((p) => /^node \S*bin\/kbchat\.ts/.test(p.args));
-  if (!service) fail('no node bin/kbchat.ts process under pnpm start');
+  // SIGTERM to the service itself, as a process manager would; pnpm exits with its code. The service
+  // runs in scripts/run.mjs's process when the running Node fits, else in a child it spawns.
+  const service = descendants(run.child.pid as number)
+    .filter((p) => /^node .*bin\/kbchat\.ts/.test(p.args))
+    .at(-1);
+  if (!service) fail('no node process running bin/kbchat.ts under pnpm start');
   process.kill(service.pid, 'SIGTERM');
   const code = await run.exited;
   if (code !== 0) fail(`pnpm start exited ${code} after SIGTERM`);
@@ -110,5 +118,5 @@ await stop(second);
 await rm(dataDir, { recursive: true, force: true });
 
 process.stdout.write(
-  `smoke: ok — /healthz 200 after ${first.startMs} ms on an empty DATA_DIR (${second.startMs} ms on restart); idle RSS ${idleRss} MB; client survived the restart\n`,
+  `smoke: ok — /healthz 200 after ${first.startMs} ms on an empty DATA_DIR (${second.startMs} ms on restart); idle RSS ${idleRss.total} MB (${idleRss.each}); client survived the restart\n`,
 );
