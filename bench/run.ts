@@ -29,6 +29,7 @@ const { values: flags, positionals } = parseArgs({
     'chat-seconds': { type: 'string' },
     'chat-rounds': { type: 'string' },
     'scale-documents': { type: 'string' },
+    'scale-clients': { type: 'string' },
     'recrawl-pages': { type: 'string' },
     databases: { type: 'string' },
     corpora: { type: 'string' },
@@ -63,9 +64,12 @@ const runners: Record<Part, () => Promise<PartResult>> = {
   recrawl: () => recrawlBench(env, { maxPages: Number(flags['recrawl-pages'] ?? (quick ? 150 : 5000)) }),
   scale: () =>
     scaleBench(env, {
-      documents: Number(flags['scale-documents'] ?? (quick ? 20_000 : 200_000)),
-      clients: quick ? 20 : 100,
+      documents: Number(flags['scale-documents'] ?? (quick ? 20_000 : 1_000_000)),
+      clients: Number(flags['scale-clients'] ?? (quick ? 20 : 1000)),
       queries: quick ? 10 : 20,
+      tenantsPerClass: quick ? 3 : 6,
+      ownIndexBelow: 50_000,
+      maintenanceWorkMem: '8GB',
     }),
 };
 

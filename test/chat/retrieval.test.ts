@@ -6,7 +6,7 @@ import { insertClient } from '@kbchat/shared/db/clients';
 import { lsaQueryVector, refreshLsa } from '@kbchat/shared/db/lsa';
 import { createPool, type Pool, toVector } from '@kbchat/shared/db/pool';
 import { refreshTermStats, searchCandidates } from '@kbchat/shared/db/retrieval';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testEnv } from '../support/kbchat.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
 import { createSeeder, type Seeder, type SeedPage } from '../support/seed-documents.ts';
@@ -119,6 +119,33 @@ describe('retrieval against the real database', () => {
         .map((c) => c.id)
         .sort(),
     ).toEqual([...tinyIds].sort());
+
+    // A tenant with an HNSW index of its own (docs/retrieval.md) is searched through it: the HNSW
+    // branch is planned with the tenant as a literal, so the partial index's predicate is provable.
+    const own = `documents_embedding_hnsw_${tiny.replaceAll('-', '')}`;
+    await pool.query(`CREATE INDEX ${own} ON documents USING hnsw (embedding vector_cosine_ops) WHERE client_id = '${tiny}'`);
+    const conn = await pool.connect();
+    try {
+      const viaOwn = await searchCandidates(conn, { ...search, exactScanMaxDocs: 0 });
+      expect(viaOwn.scan).toBe('hnsw');
+      expect(
+        viaOwn.candidates
+          .filter((c) => c.vectorRank !== null)
+          .map((c) => c.id)
+          .sort(),
+      ).toEqual([...tinyIds].sort());
+      if (inject('infraMode') !== 'embedded') {
+        // The backend's counters are flushed when it goes idle after this statement.
+        await conn.query('SELECT pg_stat_force_next_flush()');
+        const { rows: used } = await conn.query<{ idx_scan: string }>('SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = $1', [
+          own,
+        ]);
+        expect(Number(used[0]?.idx_scan)).toBeGreaterThanOrEqual(1);
+      }
+    } finally {
+      conn.release();
+      await pool.query(`DROP INDEX ${own}`);
+    }
 
     // The transaction-local settings did not leak into the session (PGlite shares one session).
     const { rows } = await pool.query(

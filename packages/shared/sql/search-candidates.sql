@@ -122,12 +122,17 @@ BEGIN
       PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true),
               set_config('hnsw.ef_search', p_ef_search::text, true),
               set_config('enable_sort', 'off', true);
-      SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}'), coalesce(array_agg(s.dist ORDER BY s.dist, s.id), '{}')
-        INTO v_ids, v_dists
-        FROM (SELECT d.id, d.embedding <=> p_vector AS dist FROM documents d
-               WHERE d.client_id = p_client AND d.embedding_model = p_model AND d.embedding IS NOT NULL
-               ORDER BY d.embedding <=> p_vector
-               LIMIT p_k) s;
+      -- Planned per call with the tenant as a literal, so that a tenant with an HNSW index of its own
+      -- (CREATE INDEX … USING hnsw (embedding vector_cosine_ops) WHERE client_id = '…', docs/retrieval.md)
+      -- is searched through it: filtered through the shared graph, a tenant that is a small share of the
+      -- table loses recall (docs/performance.md, 1e). A generic plan cannot prove a partial index's predicate.
+      EXECUTE format($q$
+        SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}'), coalesce(array_agg(s.dist ORDER BY s.dist, s.id), '{}')
+          FROM (SELECT d.id, d.embedding <=> $1 AS dist FROM documents d
+                 WHERE d.client_id = %L AND d.embedding_model = $2 AND d.embedding IS NOT NULL
+                 ORDER BY d.embedding <=> $1
+                 LIMIT $3) s$q$, p_client)
+        INTO v_ids, v_dists USING p_vector, p_model, p_k;
       PERFORM set_config('enable_sort', 'on', true);
       v_scan := 'hnsw';
     END IF;
