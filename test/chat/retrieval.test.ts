@@ -4,8 +4,9 @@ import { retrieve } from '@kbchat/shared/chat/retrieval';
 import { loadConfig } from '@kbchat/shared/config';
 import { insertClient } from '@kbchat/shared/db/clients';
 import { lsaQueryVector, refreshLsa } from '@kbchat/shared/db/lsa';
-import { createPool, type Pool, toVector } from '@kbchat/shared/db/pool';
+import { createPool, type Pool } from '@kbchat/shared/db/pool';
 import { refreshTermStats, searchCandidates } from '@kbchat/shared/db/retrieval';
+import { reconcileVectorIndexes, vectorIndexName } from '@kbchat/shared/db/vector-index';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testEnv } from '../support/kbchat.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
@@ -52,17 +53,20 @@ describe('retrieval against the real database', () => {
     await scratch?.drop();
   });
 
-  it('returns k vector rows for a tiny tenant among big tenants whose documents are all nearer the query', async () => {
+  it('searches a tenant exactly until it has a graph of its own, then through it, with the same rows; and back', async () => {
     const query = 'boiler service plan monthly price for a combi boiler';
     // Three big tenants with hundreds of chunks close to the query...
+    const bigs: string[] = [];
     for (let t = 0; t < 3; t++) {
       const big = await newClient();
+      bigs.push(big);
       const pages: SeedPage[] = Array.from({ length: 150 }, (_, i) => ({
         url: `https://big${t}.example/plans/${i}`,
         title: `Boiler service plan ${i}`,
         chunks: [`Boiler service plan ${i}: the monthly price for a combi boiler service is ${10 + i} dollars, with variant ${t}-${i}.`],
       }));
       await seeder.seed(big, pages);
+      await refreshTermStats(pool, big);
     }
     // ...and a tiny one whose three chunks are about something else entirely.
     const tiny = await newClient();
@@ -73,86 +77,91 @@ describe('retrieval against the real database', () => {
         { url: 'https://tiny.example/cans', title: 'Watering cans', chunks: ['Watering cans of five and ten litres.'] },
       ])
     ).flat();
+    await refreshTermStats(pool, tiny);
     const [embedding] = (await seeder.provider.embed([query])).vectors;
     const search = { clientId: tiny, embeddingModel: seeder.provider.model, embedding, query, k: 3, efSearch: 40 };
-
-    // Without iterative scan the HNSW graph yields the 40 nearest chunks: all another tenant's.
-    const plain = await pool.connect();
-    try {
-      await plain.query('BEGIN');
-      // enable_sort off: the planner would otherwise sort this tiny tenant's rows exactly, as our
-      // exact branch does; big tenants get the index scan (the searchCandidates HNSW branch forces it too).
-      await plain.query(
-        "SELECT set_config('hnsw.iterative_scan', 'off', true), set_config('hnsw.ef_search', '40', true), set_config('enable_sort', 'off', true)",
-      );
-      const plan = await plain.query(
-        'EXPLAIN SELECT id FROM documents WHERE client_id = $1 AND embedding_model = $2 ORDER BY embedding <=> $3::vector LIMIT 3',
-        [tiny, seeder.provider.model, toVector(embedding!)],
-      );
-      const usesHnsw = plan.rows.some((r) => /documents_embedding_hnsw_idx/.test(String(r['QUERY PLAN'])));
-      const { rows } = await plain.query(
-        'SELECT id FROM documents WHERE client_id = $1 AND embedding_model = $2 ORDER BY embedding <=> $3::vector LIMIT 3',
-        [tiny, seeder.provider.model, toVector(embedding!)],
-      );
-      await plain.query('COMMIT');
-      // The premise of this test: a filtered HNSW scan alone loses the tiny tenant's rows.
-      expect(usesHnsw).toBe(true);
-      expect(rows.length).toBeLessThan(3);
-    } finally {
-      plain.release();
-    }
-
-    const viaHnsw = await searchCandidates(pool, { ...search, exactScanMaxDocs: 0 });
-    expect(viaHnsw.scan).toBe('hnsw');
-    expect(
-      viaHnsw.candidates
+    const vectorRows = (r: Awaited<ReturnType<typeof searchCandidates>>) =>
+      r.candidates
         .filter((c) => c.vectorRank !== null)
-        .map((c) => c.id)
-        .sort(),
-    ).toEqual([...tinyIds].sort());
+        .sort((a, b) => (a.vectorRank as number) - (b.vectorRank as number))
+        .map((c) => c.id);
 
-    const viaExact = await searchCandidates(pool, { ...search, exactScanMaxDocs: 2000 });
-    expect(viaExact.scan).toBe('exact');
-    expect(
-      viaExact.candidates
-        .filter((c) => c.vectorRank !== null)
-        .map((c) => c.id)
-        .sort(),
-    ).toEqual([...tinyIds].sort());
+    // No graph is shared: past the threshold but without a graph of its own, a tenant is scanned exactly.
+    const noGraph = await searchCandidates(pool, { ...search, exactScanMaxDocs: 0 });
+    expect(noGraph.scan).toBe('exact');
+    expect([...vectorRows(noGraph)].sort()).toEqual([...tinyIds].sort());
+    // ef_search past the tenant's size: the graph's answer must then be the exact one.
+    const bigSearch = { ...search, clientId: bigs[0] as string, k: 10, efSearch: 400 };
+    const bigExact = vectorRows(await searchCandidates(pool, { ...bigSearch, exactScanMaxDocs: 2000 }));
+    expect(bigExact).toHaveLength(10);
 
-    // A tenant with an HNSW index of its own (docs/retrieval.md) is searched through it: the HNSW
-    // branch is planned with the tenant as a literal, so the partial index's predicate is provable.
-    const own = `documents_embedding_hnsw_${tiny.replaceAll('-', '')}`;
-    await pool.query(`CREATE INDEX ${own} ON documents USING hnsw (embedding vector_cosine_ops) WHERE client_id = '${tiny}'`);
+    if (inject('infraMode') === 'embedded') return; // the embedded database builds no graphs (one backend)
+
+    // Every tenant past 2 chunks gets its own graph; the search then goes through it.
+    const built = await reconcileVectorIndexes(pool, { exactScanMaxDocs: 2 });
+    expect([...built.built].sort()).toEqual([...bigs, tiny].map(vectorIndexName).sort());
+    expect(await reconcileVectorIndexes(pool, { exactScanMaxDocs: 2 })).toEqual({ built: [], dropped: [] });
     const conn = await pool.connect();
     try {
-      const viaOwn = await searchCandidates(conn, { ...search, exactScanMaxDocs: 0 });
+      const viaOwn = await searchCandidates(conn, { ...search, exactScanMaxDocs: 2 });
       expect(viaOwn.scan).toBe('hnsw');
-      expect(
-        viaOwn.candidates
-          .filter((c) => c.vectorRank !== null)
-          .map((c) => c.id)
-          .sort(),
-      ).toEqual([...tinyIds].sort());
-      if (inject('infraMode') !== 'embedded') {
-        // The backend's counters are flushed when it goes idle after this statement.
-        await conn.query('SELECT pg_stat_force_next_flush()');
-        const { rows: used } = await conn.query<{ idx_scan: string }>('SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = $1', [
-          own,
-        ]);
-        expect(Number(used[0]?.idx_scan)).toBeGreaterThanOrEqual(1);
-      }
+      expect(vectorRows(viaOwn)).toEqual(vectorRows(noGraph));
+      // The backend's counters are flushed when it goes idle after this statement.
+      await conn.query('SELECT pg_stat_force_next_flush()');
+      const { rows: used } = await conn.query<{ idx_scan: string }>('SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = $1', [
+        vectorIndexName(tiny),
+      ]);
+      expect(Number(used[0]?.idx_scan)).toBeGreaterThanOrEqual(1);
     } finally {
       conn.release();
-      await pool.query(`DROP INDEX ${own}`);
     }
+    // A big tenant's top 10 through its graph are its exact top 10.
+    const bigHnsw = await searchCandidates(pool, { ...bigSearch, exactScanMaxDocs: 2 });
+    expect(bigHnsw.scan).toBe('hnsw');
+    expect(vectorRows(bigHnsw)).toEqual(bigExact);
 
-    // The transaction-local settings did not leak into the session (PGlite shares one session).
+    // Back: with the threshold at 100, the tiny tenant (3 ≤ 100 / 2) loses its graph and is scanned
+    // exactly again; the big ones keep theirs. A deleted tenant's graph goes too.
+    await pool.query('DELETE FROM clients WHERE id = $1', [bigs[2]]);
+    const shrunk = await reconcileVectorIndexes(pool, { exactScanMaxDocs: 100 });
+    expect([...shrunk.dropped].sort()).toEqual([tiny, bigs[2] as string].map(vectorIndexName).sort());
+    const after = await searchCandidates(pool, { ...search, exactScanMaxDocs: 100 });
+    expect(after.scan).toBe('exact');
+    expect(vectorRows(after)).toEqual(vectorRows(noGraph));
+    expect((await searchCandidates(pool, { ...bigSearch, exactScanMaxDocs: 100 })).scan).toBe('hnsw');
+
+    // The transaction-local settings did not leak into the session.
     const { rows } = await pool.query(
       "SELECT current_setting('hnsw.iterative_scan', true) AS scan, current_setting('enable_sort') AS sort",
     );
     expect(rows[0].scan ?? '').not.toBe('relaxed_order');
     expect(rows[0].sort).toBe('on');
+  });
+
+  it('leaves a tenant whose crawl is running without a graph, and rebuilds one a build left invalid', async () => {
+    if (inject('infraMode') === 'embedded') return;
+    const client = await newClient();
+    await seeder.seed(
+      client,
+      Array.from({ length: 6 }, (_, i) => ({ url: `https://busy.example/${i}`, title: `Page ${i}`, chunks: [`Chunk ${i} about pumps.`] })),
+    );
+    await refreshTermStats(pool, client);
+    const name = vectorIndexName(client);
+    const { rows } = await pool.query<{ id: string }>(
+      "INSERT INTO jobs (client_id, kind, status) VALUES ($1, 'crawl', 'active') RETURNING id",
+      [client],
+    );
+    expect((await reconcileVectorIndexes(pool, { exactScanMaxDocs: 5 })).built).not.toContain(name);
+    await pool.query("UPDATE jobs SET status = 'completed' WHERE id = $1", [rows[0]?.id]);
+    expect((await reconcileVectorIndexes(pool, { exactScanMaxDocs: 5 })).built).toContain(name);
+
+    // What a build cut short leaves: an index marked invalid. The search ignores it; the next pass rebuilds it.
+    await pool.query('UPDATE pg_index SET indisvalid = false WHERE indexrelid = $1::regclass', [name]);
+    const search = { clientId: client, embeddingModel: seeder.provider.model, query: 'pumps', k: 3, efSearch: 40 };
+    const [embedding] = (await seeder.provider.embed(['pumps'])).vectors;
+    expect((await searchCandidates(pool, { ...search, embedding, exactScanMaxDocs: 5 })).scan).toBe('exact');
+    expect((await reconcileVectorIndexes(pool, { exactScanMaxDocs: 5 })).built).toContain(name);
+    expect((await searchCandidates(pool, { ...search, embedding, exactScanMaxDocs: 5 })).scan).toBe('hnsw');
   });
 
   it('compares the query only with documents embedded by the current model', async () => {

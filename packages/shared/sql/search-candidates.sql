@@ -5,6 +5,11 @@
 -- Earlier definitions had fewer arguments and columns.
 DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, float8, int, int);
 DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, float8, int, int, text, int);
+DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, float8, int, int, text, int, vector);
+
+-- The name of a tenant's own HNSW index (packages/shared/src/db/vector-index.ts builds and drops them).
+CREATE OR REPLACE FUNCTION kbchat_vector_index_name(p_client uuid) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$ SELECT 'documents_embedding_hnsw_' || replace(p_client::text, '-', '') $$;
 
 CREATE OR REPLACE FUNCTION kbchat_search_candidates(
   p_client uuid,
@@ -13,9 +18,9 @@ CREATE OR REPLACE FUNCTION kbchat_search_candidates(
   p_k int,
   p_query text,
   p_fulltext boolean,
+  -- Tenants of at most this many chunks are searched by exact scan; larger ones through their own
+  -- HNSW graph once it is built (exactly until then).
   p_exact_max int,
-  p_exact_factor float8,
-  p_exact_min int,
   p_ef_search int,
   -- The visitor's own words (p_query may have a follow-up's context put in front of them).
   p_focus text,
@@ -114,18 +119,17 @@ BEGIN
       NULL::int[], NULL::int[], NULL::int[], NULL::int;
     RETURN;
   END IF;
-  -- Exact scan or HNSW (docs/retrieval.md "Vector list").
-  SELECT v_n <= p_exact_max AND (v_n <= p_exact_min OR v_n::float8 * v_n <= p_exact_factor * greatest(c.reltuples, 0))
-    INTO v_exact FROM pg_class c WHERE c.oid = 'documents'::regclass;
+  -- Exact scan, or HNSW through the tenant's own graph (docs/retrieval.md "Vector list"): there is no
+  -- shared graph, which cost every tenant's writes and lost the small ones' rows to the filter.
+  v_exact := v_n <= p_exact_max OR NOT EXISTS (
+    SELECT 1 FROM pg_index i WHERE i.indexrelid = to_regclass(kbchat_vector_index_name(p_client)) AND i.indisvalid AND i.indisready);
   IF p_vector IS NOT NULL THEN
     IF NOT v_exact THEN
       PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true),
               set_config('hnsw.ef_search', p_ef_search::text, true),
               set_config('enable_sort', 'off', true);
-      -- Planned per call with the tenant as a literal, so that a tenant with an HNSW index of its own
-      -- (CREATE INDEX … USING hnsw (embedding vector_cosine_ops) WHERE client_id = '…', docs/retrieval.md)
-      -- is searched through it: filtered through the shared graph, a tenant that is a small share of the
-      -- table loses recall (docs/performance.md, 1e). A generic plan cannot prove a partial index's predicate.
+      -- Planned per call with the tenant as a literal: a generic plan cannot prove the predicate of the
+      -- tenant's partial index (WHERE client_id = '…'), and would not use it.
       EXECUTE format($q$
         SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}'), coalesce(array_agg(s.dist ORDER BY s.dist, s.id), '{}')
           FROM (SELECT d.id, d.embedding <=> $1 AS dist FROM documents d

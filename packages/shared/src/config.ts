@@ -193,7 +193,7 @@ const configObject = z.object({
   RETRIEVAL_CANDIDATES: int(1, 200).default(20),
   /** Passages handed to the chat model. */
   RETRIEVAL_PASSAGES: int(1, 50).default(6),
-  /** Above this many documents a tenant's vector search always uses HNSW (iterative scan); below, exact when it is a small share of the table (docs/retrieval.md). */
+  /** Tenants of at most this many chunks are searched by exact scan; larger ones through an HNSW index of their own once built (docs/retrieval.md). */
   RETRIEVAL_EXACT_SCAN_MAX_DOCS: int(0, 100_000_000).default(2000),
   /** hnsw.ef_search for the HNSW scan (set per transaction). */
   RETRIEVAL_HNSW_EF_SEARCH: int(10, 1000).default(100),
@@ -239,6 +239,12 @@ const configObject = z.object({
   PIPELINE_WATCHDOG_MS: int(500, 3_600_000).default(15_000),
   /** How often conversations past their client's transcriptRetentionDays are deleted (an embedder process runs it). */
   RETENTION_SWEEP_MS: int(1_000, 86_400_000).default(3_600_000),
+  /**
+   * How often tenants past RETRIEVAL_EXACT_SCAN_MAX_DOCS get their own HNSW index built (and shrunk or
+   * deleted ones lose it): an embedder process runs it, on a Postgres server (the embedded database
+   * always scans exactly).
+   */
+  VECTOR_INDEX_SWEEP_MS: int(1_000, 86_400_000).default(30_000),
 
   // Workers
   CRAWL_CONCURRENCY: int(1, 256).default(8),

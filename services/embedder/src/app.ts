@@ -6,7 +6,7 @@ import type { Runtime } from '@kbchat/shared/runtime';
 import type { Worker } from 'bullmq';
 import { embedHandlers } from './embed/handlers.ts';
 import { startEmbedWatchdog } from './embed/watchdog.ts';
-import { startRetentionSweep } from './retention.ts';
+import { startRetentionSweep, startVectorIndexSweep } from './retention.ts';
 
 export interface EmbedderWorkers {
   workers: Worker[];
@@ -38,11 +38,13 @@ export function buildEmbedder(rt: Runtime): EmbedderWorkers {
   ];
   const watchdog = startEmbedWatchdog({ ...rt, log });
   const retention = startRetentionSweep({ ...rt, log }, rt.config.RETENTION_SWEEP_MS);
+  const vectorIndexes = rt.config.DATABASE_URL ? startVectorIndexSweep({ ...rt, log }) : undefined;
   return {
     workers,
     async close() {
       await watchdog.stop();
       await retention.stop();
+      await vectorIndexes?.stop();
       await Promise.all(workers.map((w) => w.close()));
       connection.disconnect();
     },

@@ -1,4 +1,5 @@
 import { deleteExpiredConversations } from '@kbchat/shared/db/conversations';
+import { reconcileVectorIndexes } from '@kbchat/shared/db/vector-index';
 import { startPeriodic } from '@kbchat/shared/pipeline/periodic';
 import type { Runtime } from '@kbchat/shared/runtime';
 
@@ -22,4 +23,34 @@ export function startRetentionSweep(rt: Pick<Runtime, 'config' | 'log' | 'pool' 
       if (total > 0) rt.log.info({ conversations: total }, 'transcripts past their retention deleted');
     },
   });
+}
+
+/**
+ * Gives tenants past the exact scan their own HNSW index, and takes it from shrunk or deleted ones
+ * (packages/shared/src/db/vector-index.ts). Only on a Postgres server: the embedded database is one
+ * backend, which a graph build would hold for its whole length, so it always scans exactly.
+ */
+export function startVectorIndexSweep(rt: Pick<Runtime, 'config' | 'log' | 'pool' | 'redis'>): { stop(): Promise<void> } {
+  const abort = new AbortController();
+  const periodic = startPeriodic({
+    name: 'vector-indexes',
+    redis: rt.redis,
+    redisPrefix: rt.config.REDIS_PREFIX,
+    intervalMs: rt.config.VECTOR_INDEX_SWEEP_MS,
+    log: rt.log,
+    tick: async () => {
+      const { dropped } = await reconcileVectorIndexes(rt.pool, {
+        exactScanMaxDocs: rt.config.RETRIEVAL_EXACT_SCAN_MAX_DOCS,
+        log: rt.log,
+        signal: abort.signal,
+      });
+      if (dropped.length > 0) rt.log.info({ indexes: dropped }, 'vector indexes no longer needed dropped');
+    },
+  });
+  return {
+    async stop() {
+      abort.abort();
+      await periodic.stop();
+    },
+  };
 }

@@ -9,15 +9,6 @@ import { type Queryable, toVectorBinary } from './pool.ts';
  * plain SET would leak.
  */
 
-/**
- * Break-even of exact scan (cost ∝ n rows read and compared) against a filtered HNSW walk (cost ∝
- * k·N/n tuples visited, each dearer than a sequential comparison): n² = factor·k·N. Measured on
- * native Postgres 15 + pgvector 0.8 (docs/retrieval.md).
- */
-export const EXACT_SCAN_FACTOR = 1;
-/** Below this, reading the tenant's rows costs about a millisecond: always exact. */
-export const EXACT_SCAN_MIN_DOCS = 200;
-
 export interface RetrievalCandidate {
   id: string;
   pageId: string | null;
@@ -58,10 +49,8 @@ export interface CandidateSearch {
   /** Rows per list. */
   k: number;
   /**
-   * Exact scan or HNSW: a tenant of at most EXACT_SCAN_MIN_DOCS documents is scanned exactly, one
-   * of more than exactScanMaxDocs through HNSW; between them, exactly when n² ≤ EXACT_SCAN_FACTOR·k·N
-   * (N: rows in the table), i.e. when the tenant is too small a share of the graph for an HNSW
-   * walk (which visits about k·N/n tuples) to beat reading its n rows. 0 forces HNSW.
+   * Exact scan or HNSW: a tenant of at most this many documents is scanned exactly; a larger one
+   * through its own HNSW index (db/vector-index.ts), or exactly while that is not built.
    */
   exactScanMaxDocs: number;
   efSearch: number;
@@ -127,7 +116,7 @@ const SEARCH_CANDIDATES = {
   text: `SELECT id, page_id, url, title, heading, content, content_hash, vector_rank, fts_rank, lsa_rank, similarity,
                 matched_terms, page_chunks, scan, query_terms, absent_terms, term_df, term_focus, corpus_docs,
                 avg_length, term_tf, term_head, term_title, doc_length
-           FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+           FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 } as const;
 
 /**
@@ -147,8 +136,6 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
       s.query,
       s.fullText !== false,
       s.exactScanMaxDocs,
-      EXACT_SCAN_FACTOR * s.k,
-      EXACT_SCAN_MIN_DOCS,
       s.efSearch,
       s.focus ?? s.query,
       s.kText ?? 3 * s.k,

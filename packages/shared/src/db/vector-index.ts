@@ -1,0 +1,139 @@
+import type { Logger } from '../logger.ts';
+import type { Pool } from './pool.ts';
+
+/**
+ * HNSW only where it pays (docs/retrieval.md "Vector list"). There is no shared graph: a tenant of
+ * at most RETRIEVAL_EXACT_SCAN_MAX_DOCS chunks — most websites — is searched by exact scan, and its
+ * writes never touch a graph. A tenant past that size gets an HNSW index of its own, a partial index
+ * on its rows built in one pass once no crawl or embedding run of it is in flight, so a crawl's
+ * inserts never pay for a graph either; until it is built, the search scans exactly (same answers,
+ * slower). A tenant that shrinks to half the threshold, or is deleted, loses its index.
+ *
+ * Built with CREATE INDEX CONCURRENTLY, so searches and other tenants' writes go on meanwhile; one
+ * builder per tenant (a Postgres advisory lock). A build cut short (process killed, server restart)
+ * leaves an invalid index that the search never uses and the next pass drops and builds again.
+ */
+export const VECTOR_INDEX_PREFIX = 'documents_embedding_hnsw_';
+/** The migrations' graph settings (0001), kept for each tenant's graph. */
+const GRAPH = 'WITH (m = 16, ef_construction = 64)';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** The index of one tenant; the SQL function kbchat_vector_index_name computes the same. */
+export function vectorIndexName(clientId: string): string {
+  if (!UUID.test(clientId)) throw new Error(`not a client id: ${clientId}`);
+  return `${VECTOR_INDEX_PREFIX}${clientId.replaceAll('-', '')}`;
+}
+
+interface IndexState {
+  clientId: string;
+  /** Chunks with an embedding. */
+  chunks: number;
+  /** The tenant's own index: absent, valid, or left invalid by a build cut short. */
+  index: 'none' | 'valid' | 'invalid';
+  /** A crawl or embedding run of the tenant is queued or running: its index waits for the end. */
+  busy: boolean;
+}
+
+/** Tenants that have an own index or are large enough to need one, and own indexes of deleted tenants. */
+async function indexStates(pool: Pool, exactScanMaxDocs: number): Promise<{ states: IndexState[]; orphans: string[] }> {
+  const { rows } = await pool.query<{
+    client_id: string | null;
+    name: string | null;
+    valid: boolean | null;
+    chunks: number;
+    busy: boolean;
+  }>(
+    `WITH own AS (
+       SELECT c.relname AS name, i.indisvalid AND i.indisready AS valid
+         FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+        WHERE i.indrelid = 'documents'::regclass AND starts_with(c.relname, $2)),
+     big AS (
+       SELECT t.client_id FROM term_stats_totals t WHERE t.documents > $1)
+     SELECT cl.id AS client_id, own.name, own.valid,
+            (SELECT count(*)::int FROM documents d WHERE d.client_id = cl.id AND d.embedding IS NOT NULL) AS chunks,
+            EXISTS (SELECT 1 FROM jobs j WHERE j.client_id = cl.id AND j.status IN ('queued', 'active')) AS busy
+       FROM own FULL JOIN clients cl ON own.name = kbchat_vector_index_name(cl.id)
+      WHERE own.name IS NOT NULL OR cl.id IN (SELECT client_id FROM big)`,
+    [exactScanMaxDocs, VECTOR_INDEX_PREFIX],
+  );
+  const states: IndexState[] = [];
+  const orphans: string[] = [];
+  for (const r of rows) {
+    if (r.client_id === null) {
+      if (r.name) orphans.push(r.name);
+      continue;
+    }
+    states.push({ clientId: r.client_id, chunks: r.chunks, index: r.name === null ? 'none' : r.valid ? 'valid' : 'invalid', busy: r.busy });
+  }
+  return { states, orphans };
+}
+
+export interface ReconcileResult {
+  built: string[];
+  dropped: string[];
+}
+
+/**
+ * One pass: builds the indexes large idle tenants lack, rebuilds invalid ones, drops those of
+ * tenants gone or shrunk to half the threshold. Tenants one after another: each build is one
+ * statement of a dedicated connection (CONCURRENTLY cannot run inside a transaction).
+ */
+export async function reconcileVectorIndexes(
+  pool: Pool,
+  options: { exactScanMaxDocs: number; log?: Logger; signal?: AbortSignal },
+): Promise<ReconcileResult> {
+  const { states, orphans } = await indexStates(pool, options.exactScanMaxDocs);
+  const result: ReconcileResult = { built: [], dropped: [] };
+  for (const name of orphans) {
+    await pool.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+    result.dropped.push(name);
+  }
+  for (const s of states) {
+    if (options.signal?.aborted) break;
+    const name = vectorIndexName(s.clientId);
+    const needed = s.chunks > options.exactScanMaxDocs;
+    const wanted = needed || (s.index === 'valid' && s.chunks > options.exactScanMaxDocs / 2);
+    if (!wanted && s.index !== 'none') {
+      await pool.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+      result.dropped.push(name);
+      continue;
+    }
+    if (!needed || s.busy || s.index === 'valid') continue;
+    if (await buildIndex(pool, s.clientId, name, s.index === 'invalid')) {
+      result.built.push(name);
+      options.log?.info({ clientId: s.clientId, chunks: s.chunks, index: name }, 'vector index built');
+    }
+  }
+  return result;
+}
+
+/** Builds one tenant's index under its advisory lock; false when another process holds it. */
+async function buildIndex(pool: Pool, clientId: string, name: string, invalid: boolean): Promise<boolean> {
+  const conn = await pool.connect();
+  let broken = false;
+  try {
+    const { rows } = await conn.query<{ locked: boolean }>(
+      "SELECT pg_try_advisory_lock(hashtextextended('kbchat_vector_index:' || $1, 0)) AS locked",
+      [clientId],
+    );
+    if (!rows[0]?.locked) return false;
+    try {
+      if (invalid) await conn.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
+      // A graph built in memory is several times faster than one spilled to disk (~8 kB a chunk).
+      await conn.query("SET maintenance_work_mem = '512MB'");
+      await conn.query(
+        `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents USING hnsw (embedding vector_cosine_ops) ${GRAPH} WHERE client_id = '${clientId}'`,
+      );
+      return true;
+    } finally {
+      await conn.query('RESET maintenance_work_mem');
+      await conn.query("SELECT pg_advisory_unlock(hashtextextended('kbchat_vector_index:' || $1, 0))", [clientId]);
+    }
+  } catch (err) {
+    broken = true;
+    throw err;
+  } finally {
+    // A connection whose build failed half-way may hold session state: not returned to the pool.
+    conn.release(broken);
+  }
+}
