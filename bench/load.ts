@@ -22,6 +22,7 @@ import {
   log,
   postgresCpuSampler,
   round,
+  runQueueSeconds,
   spawnNode,
   startKbchatProcess,
   waitForHttp,
@@ -44,6 +45,9 @@ interface Level extends LatencySummary {
   /** CPU ms per request: the server process, and the Postgres backends of the run's database. */
   serverCpuMs?: number;
   postgresCpuMs?: number;
+  /** ms per request the server process's threads, and the Postgres backends, waited runnable for a CPU. */
+  serverRunQueueMs?: number;
+  postgresRunQueueMs?: number;
   /** OpenAI path: scheduled send → the fake model server has the request. */
   beforeModel?: LatencySummary;
   /** OpenAI path: CPU ms per request of the fake model server (on this machine, unlike a real API). */
@@ -119,6 +123,7 @@ export async function loadBench(env: BenchEnv, options: LoadOptions): Promise<Pa
     extra?: (r: OpenLoopResult, base: number) => Partial<Level>,
   ) => {
     const cpu0 = cpuSeconds(pid) ?? 0;
+    const wait0 = runQueueSeconds(pid) ?? 0;
     const pgCpu = postgresCpuSampler(env.serverUrl, db.name);
     const { base, result } = await run(url, rate, options.seconds);
     const pgSeconds = await pgCpu.stop();
@@ -128,6 +133,8 @@ export async function loadBench(env: BenchEnv, options: LoadOptions): Promise<Pa
       ...summarize(result),
       serverCpuMs: round((((cpuSeconds(pid) ?? 0) - cpu0) * 1000) / n, 2),
       postgresCpuMs: round((pgSeconds * 1000) / n, 2),
+      serverRunQueueMs: round((((runQueueSeconds(pid) ?? 0) - wait0) * 1000) / n, 2),
+      postgresRunQueueMs: round((pgCpu.waited() * 1000) / n, 2),
       ...extra?.(result, base),
     };
     return level;
@@ -135,7 +142,7 @@ export async function loadBench(env: BenchEnv, options: LoadOptions): Promise<Pa
   const show = (label: string, l: Level) =>
     log(
       `  ${label} at ${l.rate}/s: achieved ${l.achievedRps}/s, p50 ${l.p50} p90 ${l.p90} p99 ${l.p99} max ${l.max} ms, errors ${l.errors}, non-2xx ${l.non2xx}, ` +
-        `generator lag p99 ${l.sendLagP99} ms, in flight ≤ ${l.peakInFlight}, CPU/request ${l.serverCpuMs} ms node + ${l.postgresCpuMs} ms pg` +
+        `generator lag p99 ${l.sendLagP99} ms, in flight ≤ ${l.peakInFlight}, CPU/request ${l.serverCpuMs} ms node + ${l.postgresCpuMs} ms pg, waiting for a CPU ${l.serverRunQueueMs} + ${l.postgresRunQueueMs} ms` +
         (l.beforeModel
           ? `; before the model p50 ${l.beforeModel.p50} p90 ${l.beforeModel.p90} p99 ${l.beforeModel.p99} max ${l.beforeModel.max} ms`
           : ''),
@@ -241,9 +248,9 @@ export async function loadBench(env: BenchEnv, options: LoadOptions): Promise<Pa
       baseline: `${b.errors} / ${b.non2xx}`,
     });
     rows.push({
-      metric: `extractive, ${o.rate} req/s offered: CPU ms per request (server + Postgres)`,
-      ours: `${o.serverCpuMs} + ${o.postgresCpuMs}`,
-      baseline: `${b.serverCpuMs}`,
+      metric: `extractive, ${o.rate} req/s offered: ms per request on a CPU / runnable waiting for one (server + Postgres)`,
+      ours: `${o.serverCpuMs} + ${o.postgresCpuMs} / ${o.serverRunQueueMs} + ${o.postgresRunQueueMs}`,
+      baseline: `${b.serverCpuMs} / ${b.serverRunQueueMs}`,
     });
   }
   for (const o of openai) {
@@ -269,7 +276,7 @@ export async function loadBench(env: BenchEnv, options: LoadOptions): Promise<Pa
       `Open loop: requests sent at fixed times (one every ${(1000 / (options.rates[0] ?? 100)).toFixed(1)} ms at ${options.rates[0]}/s), ${options.seconds} s per level, after ${options.warmupSeconds} s of warm-up per server; latency from the scheduled send to the end of the response; keep-alive sockets, never waiting for one. Ratio: ours' p99 over the bare route's.`,
       ...[...extractive, ...openai, ...baseline].map(
         (l, i) =>
-          `${i < extractive.length ? 'extractive' : i < extractive.length + openai.length ? 'openai' : 'bare route'} at ${l.rate}/s: generator lag p99 ${l.sendLagP99} / max ${l.sendLagMax} ms, in flight ≤ ${l.peakInFlight}, CPU ms per request ${l.serverCpuMs} server + ${l.postgresCpuMs} Postgres${l.fakeCpuMs !== undefined ? ` + ${l.fakeCpuMs} fake model server` : ''}.`,
+          `${i < extractive.length ? 'extractive' : i < extractive.length + openai.length ? 'openai' : 'bare route'} at ${l.rate}/s: generator lag p99 ${l.sendLagP99} / max ${l.sendLagMax} ms, in flight ≤ ${l.peakInFlight}, CPU ms per request ${l.serverCpuMs} server + ${l.postgresCpuMs} Postgres${l.fakeCpuMs !== undefined ? ` + ${l.fakeCpuMs} fake model server` : ''}; ms per request runnable but waiting for a CPU ${l.serverRunQueueMs} server + ${l.postgresRunQueueMs} Postgres.`,
       ),
     ],
     details: { documents: seeded.documents, clients: seeded.ids.length, extractive, openai, baseline, options },
