@@ -122,6 +122,10 @@ export async function loadBench(env: BenchEnv, options: LoadOptions): Promise<Pa
     rate: number,
     extra?: (r: OpenLoopResult, base: number) => Partial<Level>,
   ) => {
+    for (const server of [kb, bare]) {
+      if (server && (server.child.exitCode !== null || server.child.signalCode !== null))
+        throw new Error(`a server exited before the level: ${server.output().slice(-3000)}`);
+    }
     const cpu0 = cpuSeconds(pid) ?? 0;
     const wait0 = runQueueSeconds(pid) ?? 0;
     const pgCpu = postgresCpuSampler(env.serverUrl, db.name);
@@ -145,7 +149,8 @@ export async function loadBench(env: BenchEnv, options: LoadOptions): Promise<Pa
         `generator lag p99 ${l.sendLagP99} ms, in flight ≤ ${l.peakInFlight}, CPU/request ${l.serverCpuMs} ms node + ${l.postgresCpuMs} ms pg, waiting for a CPU ${l.serverRunQueueMs} + ${l.postgresRunQueueMs} ms` +
         (l.beforeModel
           ? `; before the model p50 ${l.beforeModel.p50} p90 ${l.beforeModel.p90} p99 ${l.beforeModel.p99} max ${l.beforeModel.max} ms`
-          : ''),
+          : '') +
+        (l.firstError ? `; first error: ${l.firstError}` : ''),
     );
 
   try {

@@ -55,6 +55,8 @@ export interface LatencySummary {
   sendLagP99: number;
   sendLagMax: number;
   peakInFlight: number;
+  /** The first error's message, if any. */
+  firstError?: string;
 }
 
 export async function openLoop(options: OpenLoopOptions): Promise<OpenLoopResult> {
@@ -164,5 +166,6 @@ export function summarize(run: OpenLoopResult, at?: (i: number, r: Sent) => numb
     sendLagP99: round(percentile(lags, 99)),
     sendLagMax: round(lags.at(-1) ?? Number.NaN),
     peakInFlight: run.peakInFlight,
+    ...(errors > 0 ? { firstError: run.requests.find((r) => r.error !== undefined)?.error } : {}),
   };
 }
