@@ -3,7 +3,8 @@
 // part run alone replaces only its own entry (the others keep the figures, time and load of their
 // last run). Never part of `pnpm test`.
 //
-// Parts: crawl (1a), chat (1b), retrieval (1c), embeddings (1d), scale (1e), recrawl and files (issue 18). Default: all.
+// Parts: crawl (1a), chat (1b), retrieval (1c), embeddings (1d), scale (1e), recrawl and files (issue 18),
+// load (issue 22 item 4). Default: all.
 // Needs Postgres 15 + pgvector (DATABASE_URL, default postgres://postgres@127.0.0.1:5432/postgres:
 // each part creates and drops a database of its own) and Redis (REDIS_URL, default
 // redis://127.0.0.1:6379). The corpora are fetched with apt-get download when missing.
@@ -14,11 +15,12 @@ import { embeddingsBench } from './embeddings.ts';
 import { filesBench } from './files.ts';
 import { benchEnv, log, machine } from './lib/env.ts';
 import { type BenchResults, loadResults, type PartResult, writeResults } from './lib/report.ts';
+import { loadBench } from './load.ts';
 import { recrawlBench } from './recrawl.ts';
 import { retrievalBench } from './retrieval.ts';
 import { scaleBench } from './scale.ts';
 
-const PARTS = ['crawl', 'chat', 'retrieval', 'embeddings', 'scale', 'recrawl', 'files'] as const;
+const PARTS = ['crawl', 'chat', 'retrieval', 'embeddings', 'scale', 'recrawl', 'files', 'load'] as const;
 type Part = (typeof PARTS)[number];
 
 const { values: flags, positionals } = parseArgs({
@@ -28,6 +30,7 @@ const { values: flags, positionals } = parseArgs({
     'crawl-rounds': { type: 'string' },
     'chat-seconds': { type: 'string' },
     'chat-rounds': { type: 'string' },
+    'load-seconds': { type: 'string' },
     'scale-documents': { type: 'string' },
     'scale-clients': { type: 'string' },
     'recrawl-pages': { type: 'string' },
@@ -60,6 +63,14 @@ const runners: Record<Part, () => Promise<PartResult>> = {
       ...(flags.corpora ? { corpora: flags.corpora.split(',').map((c) => c.trim()) } : {}),
     }),
   embeddings: () => embeddingsBench(env),
+  load: () =>
+    loadBench(env, {
+      clients: 50,
+      documentsPerClient: 200,
+      rates: [100, 300],
+      seconds: Number(flags['load-seconds'] ?? (quick ? 5 : 30)),
+      warmupSeconds: quick ? 2 : 5,
+    }),
   files: () => filesBench({ pages: 100, runs: quick ? 3 : 7 }),
   recrawl: () => recrawlBench(env, { maxPages: Number(flags['recrawl-pages'] ?? (quick ? 150 : 5000)) }),
   scale: () =>

@@ -2,7 +2,7 @@
 // processes it starts and measures, and the evaluation corpora.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -72,6 +72,8 @@ export function peakRssMb(pid: number | undefined): number | undefined {
 export function postgresCpuSampler(serverUrl: string, database: string, intervalMs = 250) {
   const last = new Map<number, number>();
   const base = new Map<number, number>();
+  const lastWait = new Map<number, number>();
+  const baseWait = new Map<number, number>();
   const client = new pg.Client({ connectionString: serverUrl });
   let stopped = false;
   const ready = client.connect();
@@ -84,6 +86,10 @@ export function postgresCpuSampler(serverUrl: string, database: string, interval
         if (s === undefined) continue;
         if (!base.has(pid)) base.set(pid, s);
         last.set(pid, s);
+        const w = runQueueSeconds(pid);
+        if (w === undefined) continue;
+        if (!baseWait.has(pid)) baseWait.set(pid, w);
+        lastWait.set(pid, w);
       }
       await sleep(intervalMs);
     }
@@ -98,7 +104,30 @@ export function postgresCpuSampler(serverUrl: string, database: string, interval
       for (const [pid, s] of last) total += s - (base.get(pid) ?? s);
       return total;
     },
+    /** Seconds the same backends spent runnable but waiting for a CPU (after stop()). */
+    waited(): number {
+      let total = 0;
+      for (const [pid, w] of lastWait) total += w - (baseWait.get(pid) ?? w);
+      return total;
+    },
   };
+}
+
+/**
+ * Seconds a live process's threads have spent runnable but waiting for a CPU (/proc schedstat):
+ * on a shared machine, the part of a latency that is not the process's own work or I/O.
+ */
+export function runQueueSeconds(pid: number | undefined): number | undefined {
+  if (!pid) return undefined;
+  try {
+    let ns = 0;
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, 'utf8').split(' ')[1]);
+    }
+    return ns / 1e9;
+  } catch {
+    return undefined;
+  }
 }
 
 /** CPU seconds (user + system) a live process has used, from /proc. */

@@ -181,7 +181,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
     // A curated answer the question asks for (in its words, or retrieved first like a page) is the
     // answer: verbatim from the extractive provider, the first passage for a chat model.
-    const curated = matchCurated(query, curatedAnswers)?.answer ?? (await retrievedCurated(clientId, query, retrieved.passages[0]?.id));
+    const curated =
+      matchCurated(query, curatedAnswers)?.answer ??
+      (curatedAnswers.length > 0 ? await retrievedCurated(clientId, query, retrieved.passages[0]?.id) : undefined);
     const retrievedPassages = retrieved.passages.map((p) => ({
       id: p.id,
       url: p.url,
@@ -213,7 +215,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     return { clientId, sessionId, input, passages, usage };
   }
 
-  /** A curated answer the retrieval ranked first, when the question asks for it (chat/curated.ts). */
+  /**
+   * A curated answer the retrieval ranked first, when the question asks for it (chat/curated.ts).
+   * Only asked when the client has curated answers (the list read at the start of the request): for
+   * the others the lookup can find nothing, and under load every round trip to Postgres is two
+   * more waits for a CPU (docs/performance.md, part load).
+   */
   async function retrievedCurated(clientId: string, query: string, topId: string | undefined): Promise<CuratedAnswerRow | undefined> {
     if (!topId) return undefined;
     const answer = await curatedAnswerOfDocument(pool, clientId, topId);
