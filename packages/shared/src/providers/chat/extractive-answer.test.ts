@@ -71,6 +71,19 @@ describe('composeAnswer', () => {
       },
     ]);
     expect(section.text).toBe('--amend: This is useful for fixing typos in your last commit message. [1]');
+    // "Label: value" lines between the heading and the sentence are the section's fields, not its name.
+    const fields = composeAnswer('how do i get the number of cpu cores', [
+      {
+        ...passage(
+          'a',
+          'https://s/os',
+          'Added in: v0.3.3\nReturns: <Object[]>\nReturns an array of objects containing information about each logical CPU core.',
+          'OS',
+        ),
+        heading: 'os.cpus()',
+      },
+    ]);
+    expect(fields.text).toBe('os.cpus(): Returns an array of objects containing information about each logical CPU core. [1]');
   });
 
   it('adds no topic that is generic, is the page title, or is already quoted', () => {

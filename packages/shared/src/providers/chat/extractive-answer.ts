@@ -98,6 +98,9 @@ export function sentencesOf(content: string): Sentence[] {
   return out;
 }
 
+/** "Label: value": a short label, a colon, then its value. */
+const LABEL_LINE = /^[^:]{1,30}:\s+\S/;
+
 /** Section names that say nothing about what the section holds. */
 const GENERIC_HEADING =
   /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?)$/i;
@@ -111,7 +114,9 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
   let heading = passage.heading ?? '';
   for (let i = index - 1; i >= 0; i--) {
     const s = sentences[i] as Sentence;
-    if (s.line && !s.prose && s.words <= 10 && !CODE.test(s.text) && !/[.,;:]$/.test(s.text)) {
+    // A "Label: value" line (Added in: v8.0.0, Returns: <Object[]>, Price: 20 €) is a field of the
+    // section, not its name: the search goes on above it.
+    if (s.line && !s.prose && s.words <= 10 && !CODE.test(s.text) && !/[.,;:]$/.test(s.text) && !LABEL_LINE.test(s.text)) {
       heading = s.text;
       break;
     }
