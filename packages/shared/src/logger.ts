@@ -1,5 +1,5 @@
+import { createRequire } from 'node:module';
 import { type Logger, type LoggerOptions, pino } from 'pino';
-import pretty from 'pino-pretty';
 
 export type { Logger };
 
@@ -38,6 +38,8 @@ export function createLogger(
   };
   const format = resolveLogFormat(options.format ?? 'json', options.destination ? false : undefined);
   if (format === 'pretty') {
+    // Loaded only for a person at a terminal: JSON lines (a service's usual output) never need it.
+    const pretty = createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
     // In-process (no transport worker): the same redaction runs first, and a line is written before exit.
     const stream = pretty({
       destination: options.destination ?? 1,
