@@ -79,8 +79,6 @@ const runners: Record<Part, () => Promise<PartResult>> = {
       clients: Number(flags['scale-clients'] ?? (quick ? 20 : 1000)),
       queries: quick ? 10 : 20,
       tenantsPerClass: quick ? 3 : 6,
-      ownIndexBelow: 50_000,
-      maintenanceWorkMem: '8GB',
     }),
 };
 
