@@ -34,7 +34,7 @@ describe('embedded Postgres on a data directory', () => {
       await query(first.url, 'CREATE TABLE kept (id int PRIMARY KEY, v vector(3))');
       await query(first.url, "INSERT INTO kept VALUES (1, '[1,2,3]')");
       const [buffers] = await query<{ shared_buffers: string }>(first.url, 'SHOW shared_buffers');
-      expect(buffers?.shared_buffers).toBe('32MB');
+      expect(buffers?.shared_buffers).toBe('24MB');
     } finally {
       await first.stop();
     }

@@ -1,7 +1,6 @@
 import path from 'node:path';
 import type { Redis } from 'ioredis';
 import { type Config, describeConfig, resolvedProviders } from './config.ts';
-import { startEmbeddedPostgres } from './db/embedded-postgres.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool, type Pool } from './db/pool.ts';
 import { adoptQueue, derivedRedisPrefix, type QueueOwners, readInstallId, watchQueueOwners } from './install.ts';
@@ -54,6 +53,8 @@ export async function createRuntime(startConfig: Config, log: Logger): Promise<R
     let databaseUrl = config.DATABASE_URL;
     if (!databaseUrl) {
       const dir = path.resolve(config.DATA_DIR, 'pglite');
+      // Loaded only without a Postgres server: PGlite is a few MB of code a native deployment never runs.
+      const { startEmbeddedPostgres } = await import('./db/embedded-postgres.ts');
       const embedded = await startEmbeddedPostgres({ dataDir: dir });
       cleanups.push(() => embedded.stop());
       databaseUrl = embedded.url;
