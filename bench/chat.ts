@@ -23,6 +23,7 @@ import {
   waitForHttp,
 } from './lib/env.ts';
 import { HOME_QUESTIONS, seedHomeServices } from './lib/home-services.ts';
+import type { LevelFigures } from './lib/open-loop.ts';
 import { type PartResult, type Row, ratio } from './lib/report.ts';
 
 export interface ChatOptions {
@@ -38,19 +39,13 @@ export interface ChatOptions {
   rounds: number;
 }
 
-interface Load {
+interface Load extends LevelFigures {
   concurrency: number;
   /** CPU ms per request: the server process, and the Postgres backends of the run's database. */
   serverCpuMs?: number;
   postgresCpuMs?: number;
   requests: number;
   rps: number;
-  p50: number;
-  p90: number;
-  p99: number;
-  max: number;
-  errors: number;
-  non2xx: number;
 }
 
 async function load(url: string, clientId: string, connections: number, seconds: number): Promise<Load> {

@@ -40,17 +40,21 @@ export interface OpenLoopResult {
   peakInFlight: number;
 }
 
-export interface LatencySummary {
-  requests: number;
-  /** Responses completed per second over the run (first scheduled send → last response). */
-  achievedRps: number;
+/** Latency percentiles (ms) and failures of a load level: the closed-loop chat part reports them too. */
+export interface LevelFigures {
   p50: number;
   p90: number;
   p99: number;
   max: number;
-  /** Network errors and requests not answered within the drain time. */
+  /** Network errors (and, open loop, requests not answered within the drain time). */
   errors: number;
   non2xx: number;
+}
+
+export interface LatencySummary extends LevelFigures {
+  requests: number;
+  /** Responses completed per second over the run (first scheduled send → last response). */
+  achievedRps: number;
   /** The generator's own lateness (sent − scheduled), p99 and max: large values mean it, not the server, fell behind. */
   sendLagP99: number;
   sendLagMax: number;
