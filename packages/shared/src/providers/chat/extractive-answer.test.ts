@@ -84,6 +84,24 @@ describe('composeAnswer', () => {
       },
     ]);
     expect(fields.text).toBe('os.cpus(): Returns an array of objects containing information about each logical CPU core. [1]');
+    // Sphinx's anchor marks are not part of the name; an admonition's title and a REPL line are not names.
+    const sphinx = composeAnswer('how do i roll back a transaction', [
+      {
+        ...passage('a', 'https://s/db', 'Rolls back the transaction to a known-good savepoint within the atomic block.', 'Transactions'),
+        heading: 'set_rollback(rollback, using=None)[source]¶',
+      },
+    ]);
+    expect(sphinx.text).toBe(
+      'set_rollback(rollback, using=None): Rolls back the transaction to a known-good savepoint within the atomic block. [1]',
+    );
+    for (const heading of ['Warning', ">>> Entry.objects.get(pk=1)'First entry'"]) {
+      const quote = 'Rolls back the transaction to a known-good savepoint within the atomic block.';
+      const lines = heading.startsWith('>>>') ? `${heading}\n${quote}` : quote;
+      const out = composeAnswer('how do i roll back a transaction', [
+        { ...passage('a', 'https://s/db', lines, 'Transactions'), heading: heading.startsWith('>>>') ? null : heading },
+      ]);
+      expect(out.text, heading).toBe(`${quote} [1]`);
+    }
   });
 
   it('adds no topic that is generic, is the page title, or is already quoted', () => {

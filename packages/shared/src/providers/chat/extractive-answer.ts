@@ -67,7 +67,7 @@ const UNSPACED_TEXT = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]
 const SENTENCE_END = /(?<=[。！？])\s*|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(¿¡`])/u;
 const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
 /** A line of code or a statement, not a sentence about it. */
-const CODE = /[;{}]$|\s(=|==|=>|:=)\s|^\$ /;
+const CODE = /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> /;
 
 function isProse(text: string, words: number): boolean {
   if (UNSPACED_TEXT.test(text)) return text.length >= 6 && /[。！？.!?]$/u.test(text);
@@ -103,7 +103,7 @@ const LABEL_LINE = /^[^:]{1,30}:\s+\S/;
 
 /** Section names that say nothing about what the section holds. */
 const GENERIC_HEADING =
-  /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?)$/i;
+  /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?|warning|caution|important|tip|hint|danger|attention)$/i;
 
 /**
  * What the quoted sentence is about, when the page says it only in a heading: the nearest heading
@@ -121,7 +121,11 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
       break;
     }
   }
-  heading = heading.replace(/^#+\s*|\s*#$/g, '').trim();
+  // Anchor marks documentation generators put on headings: "#" (Node), "¶" and "[source]" (Sphinx).
+  heading = heading
+    .replace(/^#+\s*|\s*#$/g, '')
+    .replace(/\s*(\[source\])?\s*¶\s*$/u, '')
+    .trim();
   if (!heading || heading.split(/\s+/).length > 10 || GENERIC_HEADING.test(heading)) return '';
   if (heading.toLowerCase() === passage.title.trim().toLowerCase()) return '';
   if (quoted.toLowerCase().includes(heading.toLowerCase())) return '';
