@@ -8,8 +8,9 @@
 //   2. Dependencies: `pnpm install --frozen-lockfile` when node_modules is missing or was installed
 //      from another pnpm-lock.yaml; pnpm is the one running this script when it is the pinned version,
 //      else `toolchain.pnpm` fetched into .tools/ the same way.
-//   3. <command>: a file (bin/kbchat.ts) runs on that Node; a name (vitest) is node_modules/.bin's,
-//      with that Node first on PATH. Signals are passed on and its exit code is ours.
+//   3. <command>: a file (bin/kbchat.ts) runs on that Node — in this very process when it is the
+//      running one, else in a child given this process's Node options; a name (vitest) is
+//      node_modules/.bin's, with that Node first on PATH. Signals are passed on and its exit code is ours.
 //
 // It never runs an npm or pnpm script, so `"start": "node scripts/run.mjs bin/kbchat.ts"` cannot recurse.
 // KBCHAT_TOOLS_DIR moves .tools/ elsewhere (e.g. shared by several clones).
