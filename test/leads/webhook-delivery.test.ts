@@ -24,6 +24,32 @@ interface DeliveryRow {
   message_id: string;
 }
 
+/** Post a lead and read its delivery state, against the service a describe block started. */
+function leadHelpers(kbOf: () => Kbchat, poolOf: () => Pool) {
+  const postLead = async (clientId: string, extra: Record<string, unknown> = {}) => {
+    const res = await api<{ leadId: string }>(kbOf().baseUrl, 'POST', '/api/lead', {
+      clientId,
+      name: 'Grace Hopper',
+      email: 'grace@example.com',
+      ...extra,
+    });
+    expect(res.status).toBe(200);
+    return res.body.leadId;
+  };
+  const leadStatus = async (leadId: string) =>
+    (await poolOf().query<{ webhook_status: string }>('SELECT webhook_status FROM leads WHERE id = $1', [leadId])).rows[0]?.webhook_status;
+  const waitForStatus = (leadId: string, status: string) =>
+    waitFor(async () => (await leadStatus(leadId)) === status, { what: `lead ${leadId} to be ${status}` });
+  const deliveries = async (leadId: string) =>
+    (
+      await poolOf().query<DeliveryRow>(
+        'SELECT attempt, outcome, status_code, error, message_id FROM webhook_deliveries WHERE lead_id = $1 ORDER BY id',
+        [leadId],
+      )
+    ).rows;
+  return { postLead, leadStatus, waitForStatus, deliveries };
+}
+
 describe('lead webhooks', () => {
   let kb: Kbchat;
   let pool: Pool;
@@ -50,27 +76,10 @@ describe('lead webhooks', () => {
     await receiver?.stop();
   });
 
-  const postLead = async (clientId: string, extra: Record<string, unknown> = {}) => {
-    const res = await api<{ leadId: string }>(kb.baseUrl, 'POST', '/api/lead', {
-      clientId,
-      name: 'Grace Hopper',
-      email: 'grace@example.com',
-      ...extra,
-    });
-    expect(res.status).toBe(200);
-    return res.body.leadId;
-  };
-  const leadStatus = async (leadId: string) =>
-    (await pool.query<{ webhook_status: string }>('SELECT webhook_status FROM leads WHERE id = $1', [leadId])).rows[0]?.webhook_status;
-  const waitForStatus = (leadId: string, status: string) =>
-    waitFor(async () => (await leadStatus(leadId)) === status, { what: `lead ${leadId} to be ${status}` });
-  const deliveries = async (leadId: string) =>
-    (
-      await pool.query<DeliveryRow>(
-        'SELECT attempt, outcome, status_code, error, message_id FROM webhook_deliveries WHERE lead_id = $1 ORDER BY id',
-        [leadId],
-      )
-    ).rows;
+  const { postLead, leadStatus, waitForStatus, deliveries } = leadHelpers(
+    () => kb,
+    () => pool,
+  );
   const jobState = (leadId: string) => kb.process.runtime.queues.webhook.queue.getJobState(`lead-${leadId}`);
 
   it('sends the envelope form field by field (null phone, message and sessionId), signed, after the row is committed', async () => {
@@ -280,26 +289,10 @@ describe('lead webhooks after the client changed its webhook settings', () => {
     await receiver?.stop();
   });
 
-  const postLead = async (clientId: string) => {
-    const res = await api<{ leadId: string }>(kb.baseUrl, 'POST', '/api/lead', {
-      clientId,
-      name: 'Grace Hopper',
-      email: 'grace@example.com',
-    });
-    expect(res.status).toBe(200);
-    return res.body.leadId;
-  };
-  const leadStatus = async (leadId: string) =>
-    (await pool.query<{ webhook_status: string }>('SELECT webhook_status FROM leads WHERE id = $1', [leadId])).rows[0]?.webhook_status;
-  const waitForStatus = (leadId: string, status: string) =>
-    waitFor(async () => (await leadStatus(leadId)) === status, { what: `lead ${leadId} to be ${status}` });
-  const deliveries = async (leadId: string) =>
-    (
-      await pool.query<DeliveryRow>(
-        'SELECT attempt, outcome, status_code, error, message_id FROM webhook_deliveries WHERE lead_id = $1 ORDER BY id',
-        [leadId],
-      )
-    ).rows;
+  const { postLead, waitForStatus, deliveries } = leadHelpers(
+    () => kb,
+    () => pool,
+  );
 
   it('retries to the URL and in the form configured when the lead was captured, after the client changed them', async () => {
     const original = await startWebhookReceiver();
