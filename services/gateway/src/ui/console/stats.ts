@@ -4,6 +4,35 @@ import { button, card, field, h, type Row, select, words } from './dom.ts';
 
 const COLORS = { a: '#1f4fd1', b: '#d97706', c: '#1a7f37', d: '#b42318', e: '#8250df' };
 
+/** One chart per concern: its series as [legend, colour, field of the stats series]. */
+const CHARTS: { title: string; stacked?: boolean; format?: (n: number) => string; series: [string, string, string][] }[] = [
+  {
+    title: 'Conversations and messages',
+    series: [
+      ['Conversations', COLORS.a, 'conversations'],
+      ['Messages', COLORS.e, 'messages'],
+    ],
+  },
+  {
+    title: 'Answered and declined',
+    stacked: true,
+    series: [
+      ['Answered', COLORS.c, 'answered'],
+      ['Declined', COLORS.b, 'declined'],
+    ],
+  },
+  {
+    title: 'Visitor feedback',
+    series: [
+      ['Thumbs up', COLORS.c, 'feedbackUp'],
+      ['Thumbs down', COLORS.d, 'feedbackDown'],
+    ],
+  },
+  { title: 'Leads', series: [['Leads', COLORS.a, 'leads']] },
+  { title: 'Tokens', series: [['Tokens', COLORS.e, 'tokens']] },
+  { title: 'Cost (USD)', series: [['Cost (USD)', COLORS.b, 'costUsd']], format: (n) => (n < 1 ? n.toFixed(4) : n.toFixed(2)) },
+];
+
 /** The client's figures per day or week (GET …/stats): totals and a chart per concern. */
 export function statsSection(clientId: string) {
   const from = h('input', { type: 'date' });
@@ -57,39 +86,15 @@ export function statsSection(clientId: string) {
         h(
           'div',
           { class: 'grid charts' },
-          barChart({
-            title: 'Conversations and messages',
-            labels,
-            series: [
-              { name: 'Conversations', color: COLORS.a, values: col('conversations') },
-              { name: 'Messages', color: COLORS.e, values: col('messages') },
-            ],
-          }),
-          barChart({
-            title: 'Answered and declined',
-            labels,
-            stacked: true,
-            series: [
-              { name: 'Answered', color: COLORS.c, values: col('answered') },
-              { name: 'Declined', color: COLORS.b, values: col('declined') },
-            ],
-          }),
-          barChart({
-            title: 'Visitor feedback',
-            labels,
-            series: [
-              { name: 'Thumbs up', color: COLORS.c, values: col('feedbackUp') },
-              { name: 'Thumbs down', color: COLORS.d, values: col('feedbackDown') },
-            ],
-          }),
-          barChart({ title: 'Leads', labels, series: [{ name: 'Leads', color: COLORS.a, values: col('leads') }] }),
-          barChart({ title: 'Tokens', labels, series: [{ name: 'Tokens', color: COLORS.e, values: col('tokens') }] }),
-          barChart({
-            title: 'Cost (USD)',
-            labels,
-            series: [{ name: 'Cost (USD)', color: COLORS.b, values: col('costUsd') }],
-            format: (n) => (n < 1 ? n.toFixed(4) : n.toFixed(2)),
-          }),
+          ...CHARTS.map((c) =>
+            barChart({
+              title: c.title,
+              labels,
+              ...(c.stacked ? { stacked: true } : {}),
+              ...(c.format ? { format: c.format } : {}),
+              series: c.series.map(([name, color, key]) => ({ name, color, values: col(key) })),
+            }),
+          ),
         ),
       );
     } catch (err) {
