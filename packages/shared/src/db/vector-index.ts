@@ -26,7 +26,7 @@ export function vectorIndexName(clientId: string): string {
 
 interface IndexState {
   clientId: string;
-  /** Chunks with an embedding. */
+  /** The tenant's chunks, as its term statistics counted them when its last crawl or source change ended. */
   chunks: number;
   /** The tenant's own index: absent, valid, or left invalid by a build cut short. */
   index: 'none' | 'valid' | 'invalid';
@@ -49,10 +49,10 @@ async function indexStates(pool: Pool, exactScanMaxDocs: number): Promise<{ stat
         WHERE i.indrelid = 'documents'::regclass AND starts_with(c.relname, $2)),
      big AS (
        SELECT t.client_id FROM term_stats_totals t WHERE t.documents > $1)
-     SELECT cl.id AS client_id, own.name, own.valid,
-            (SELECT count(*)::int FROM documents d WHERE d.client_id = cl.id AND d.embedding IS NOT NULL) AS chunks,
+     SELECT cl.id AS client_id, own.name, own.valid, coalesce(t.documents, 0)::int AS chunks,
             EXISTS (SELECT 1 FROM jobs j WHERE j.client_id = cl.id AND j.status IN ('queued', 'active')) AS busy
        FROM own FULL JOIN clients cl ON own.name = kbchat_vector_index_name(cl.id)
+       LEFT JOIN term_stats_totals t ON t.client_id = cl.id
       WHERE own.name IS NOT NULL OR cl.id IN (SELECT client_id FROM big)`,
     [exactScanMaxDocs, VECTOR_INDEX_PREFIX],
   );
