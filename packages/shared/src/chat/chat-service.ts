@@ -182,8 +182,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     // A curated answer the question asks for (in its words, or retrieved first like a page) is the
     // answer: verbatim from the extractive provider, the first passage for a chat model.
     const curated =
-      matchCurated(query, curatedAnswers)?.answer ??
-      (curatedAnswers.length > 0 ? await retrievedCurated(clientId, query, retrieved.passages[0]?.id) : undefined);
+      matchCurated(query, curatedAnswers)?.answer ?? (await retrievedCurated(clientId, query, retrieved.passages[0]?.id, curatedAnswers));
     const retrievedPassages = retrieved.passages.map((p) => ({
       id: p.id,
       url: p.url,
@@ -221,8 +220,13 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
    * the others the lookup can find nothing, and under load every round trip to Postgres is two
    * more waits for a CPU (docs/performance.md, part load).
    */
-  async function retrievedCurated(clientId: string, query: string, topId: string | undefined): Promise<CuratedAnswerRow | undefined> {
-    if (!topId) return undefined;
+  async function retrievedCurated(
+    clientId: string,
+    query: string,
+    topId: string | undefined,
+    curatedAnswers: readonly CuratedAnswerRow[],
+  ): Promise<CuratedAnswerRow | undefined> {
+    if (!topId || curatedAnswers.length === 0) return undefined;
     const answer = await curatedAnswerOfDocument(pool, clientId, topId);
     if (!answer) return undefined;
     const fit = retrievedCuratedFit(query, answer);
