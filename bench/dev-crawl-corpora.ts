@@ -4,11 +4,12 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { serveDirectory } from '../test/support/fixture-site.ts';
 import { CORPUS_LIST } from './lib/corpora.ts';
-import { benchEnv, crawlSite, createClient, log, round, startKbchatProcess } from './lib/env.ts';
+import { benchEnv, crawlSite, createClient, ensureCorpora, log, round, startKbchatProcess } from './lib/env.ts';
 
 const env = benchEnv();
 const dbName = process.env.KBEVAL_DB ?? 'kbeval';
 const only = process.argv.slice(2);
+ensureCorpora(CORPUS_LIST.filter((c) => only.length === 0 || only.includes(c.name)));
 // Named corpora are added to the existing database; none: all of them into a new one.
 if (only.length === 0) {
   const admin = new pg.Client({ connectionString: env.serverUrl });
