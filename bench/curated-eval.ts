@@ -1,6 +1,7 @@
 // How the curated-answer matcher's first step (by words: packages/shared/src/chat/curated.ts) does on
-// question sets of three businesses (bench/eval/curated-answers.json): paraphrases matched to the
-// right answer, and near-misses matched to any. The service's second step (the curated answer ranked
+// question sets of five businesses (bench/eval/curated-answers.json): paraphrases matched to the
+// right answer, and near-misses matched to any, with the paraphrases missed and near-misses matched of
+// the development sets. The held-out sets are scored, never listed: they are not to tune on. The service's second step (the curated answer ranked
 // first by the retrieval, with the site's own pages as evidence) needs a crawled site and is not
 // scored here. Not part of `pnpm test`.
 //
@@ -14,13 +15,18 @@ interface CuratedSet {
   nearMisses: string[];
 }
 
-const { sets } = JSON.parse(readFileSync(new URL('./eval/curated-answers.json', import.meta.url), 'utf8')) as {
+const { sets, heldOut } = JSON.parse(readFileSync(new URL('./eval/curated-answers.json', import.meta.url), 'utf8')) as {
   sets: Record<string, CuratedSet>;
+  heldOut: string[];
 };
 for (const [name, set] of Object.entries(sets)) {
-  const matched = set.paraphrases.filter(([q, id]) => matchCurated(q, set.answers)?.answer.id === id);
+  const missed = set.paraphrases.filter(([q, id]) => matchCurated(q, set.answers)?.answer.id !== id);
   const wrong = set.nearMisses.filter((q) => matchCurated(q, set.answers) !== undefined);
+  const held = heldOut.includes(name);
   process.stdout.write(
-    `${name}: paraphrases matched ${matched.length} / ${set.paraphrases.length}, near-misses matched ${wrong.length} / ${set.nearMisses.length}\n`,
+    `${name}${held ? ' (held out)' : ''}: paraphrases matched ${set.paraphrases.length - missed.length} / ${set.paraphrases.length}, near-misses matched ${wrong.length} / ${set.nearMisses.length}\n`,
   );
+  if (held) continue;
+  for (const [q] of missed) process.stdout.write(`  missed: ${q}\n`);
+  for (const q of wrong) process.stdout.write(`  near-miss matched: ${q}\n`);
 }

@@ -1,39 +1,42 @@
-import { analyze } from '../providers/text/text-analysis.ts';
+import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
+import { analyze, missesOneLetter } from '../providers/text/text-analysis.ts';
 
 /**
  * Which curated answer, if any, a visitor's question asks for (docs/operators.md "Curated answers").
  *
  * Matching is by meaning as far as words carry it, never by string equality: both questions go
- * through the retrieval's analyser (words, stop words, Porter stems), a few families of words that
- * visitors and shops use for the same intent count as one ("carry", "stock", "buy" are "sell"), and
- * two coverages decide:
+ * through the retrieval's analyser (words, stop words, Porter stems), and a word meets another when
+ * they are one, when WordNet relates them (synonyms, a hypernym, derived forms of each word's
+ * commonest senses: "rate" is a "price", "reservation" a "booking", "call off" is "cancel"), when a
+ * few families of intent words say they ask the same ("carry" is "sell"), or when the visitor's word
+ * is a curated one typed with a letter left out ("brekfast"). Two coverages decide:
  *
  * - asked: how much of the curated question the visitor's question holds (weighted, ≥ ASKED);
  * - covered: how much of the visitor's question the curated question and answer hold (≥ COVERED).
  *   A near-miss adds a thing the curated answer says nothing about ("skateboard *wheels*",
  *   "*repair* skateboards"): covered drops and the question goes to retrieval like any other.
  *
- * Words of intent ("sell", "price", "open") weigh half a topic word: they say what is asked about a
- * thing, the thing says which answer. The thresholds are set from the definition (at least half of
- * the curated question asked; at most a quarter of the visitor's words unanswered), not fitted;
- * test/chat/curated-answers.test.ts holds paraphrases and near-misses, figures in the note.
+ * Words of intent ("sell", "open") weigh half a topic word: they say what is asked about a thing,
+ * the thing says which answer. The thresholds are set from the definition (at least half of the
+ * curated question asked; at most a quarter of the visitor's words unanswered), not fitted;
+ * test/chat/curated-answers.test.ts and curated.test.ts hold paraphrases and near-misses,
+ * bench/curated-eval.ts scores them.
  */
 
 export const ASKED = 0.5;
 export const COVERED = 0.75;
 const INTENT_WEIGHT = 0.5;
 
-/** Families of words that ask the same thing (stems). The first is the family's name. */
+/**
+ * Families of words that ask the same thing (stems), where WordNet's commonest senses do not relate
+ * them: a shop "carries" what it sells, "close" and "time" ask for the hours, "money back" is a
+ * refund. The first is the family's name; its words are intent words.
+ */
 const FAMILIES: string[][] = [
   ['sell', 'carri', 'stock', 'offer', 'bui', 'purchas', 'have', 'provid', 'suppli', 'avail'],
-  ['price', 'cost', 'charg', 'fee', 'pai', 'pay', 'expens', 'cheap', 'much'],
-  ['deliv', 'deliveri', 'ship', 'post', 'send', 'dispatch'],
   ['refund', 'return', 'monei', 'back', 'reimburs', 'exchang'],
   ['open', 'hour', 'close', 'time'],
-  ['book', 'reserv', 'appoint', 'schedul'],
-  ['contact', 'call', 'phone', 'email', 'reach'],
-  ['locat', 'address', 'where', 'find'],
-  ['accept', 'take', 'support'],
 ];
 const FAMILY_OF = new Map<string, string>();
 for (const family of FAMILIES) for (const stem of family) FAMILY_OF.set(stem, family[0] as string);
@@ -51,19 +54,49 @@ export interface CuratedCandidate {
   answer: string;
 }
 
-/** The question's topic words: each with its family-folded stem (the key), its weight and its surface. */
-function* topicTerms(text: string): Generator<{ key: string; weight: number; surface: string }> {
-  for (const t of analyze(text)) {
-    if (t.stop || t.part || t.stem.length < 2 || CONVERSATIONAL.has(t.stem)) continue;
+interface TopicTerm {
+  key: string;
+  weight: number;
+  surface: string;
+}
+
+/**
+ * The question's topic words: each with its family-folded stem (the key), its weight and its surface.
+ * With `compounds`, two words that WordNet knows as one ("call off", "check-in") are one term, keyed
+ * "call_off", weighing as much as its heavier word (none when both are talk: "thank you").
+ */
+function* topicTerms(text: string, compounds = false): Generator<TopicTerm> {
+  const terms = analyze(text).filter((t) => !t.part);
+  for (let i = 0; i < terms.length; i++) {
+    const t = terms[i]!;
+    const next = terms[i + 1];
+    if (compounds && next) {
+      const compound = compoundOf(t.surface, next.surface);
+      if (compound) {
+        const weight = Math.max(
+          ...[t, next].map((p) => (p.stop || CONVERSATIONAL.has(p.stem) ? 0 : FAMILY_OF.has(p.stem) ? INTENT_WEIGHT : 1)),
+        );
+        if (weight > 0) yield { key: compound, weight, surface: `${t.surface} ${next.surface}` };
+        i++;
+        continue;
+      }
+    }
+    if (t.stop || t.stem.length < 2 || CONVERSATIONAL.has(t.stem)) continue;
     const family = FAMILY_OF.get(t.stem);
     yield { key: family ?? t.stem, weight: family ? INTENT_WEIGHT : 1, surface: t.surface };
   }
 }
 
+/** The WordNet key of two words WordNet has as one lemma ("call off" → "call_off"). */
+function compoundOf(a: string, b: string): string | undefined {
+  const key = [...analyze(a), ...analyze(b)].map((t) => t.stem).join('_');
+  return relatedStems(key).length > 0 ? key : undefined;
+}
+
 /** The question's words as the matcher sees them: family-folded stems with their weights. */
-export function matchTerms(text: string): Map<string, number> {
+export function matchTerms(text: string, compounds = false): Map<string, number> {
   const out = new Map<string, number>();
-  for (const t of topicTerms(text)) out.set(t.key, t.weight);
+  for (const t of topicTerms(text, compounds)) out.set(t.key, t.weight);
   return out;
 }
 
@@ -74,18 +107,115 @@ function weight(terms: Map<string, number>, keep: (term: string) => boolean = ()
 }
 
 /**
+ * WordNet's stem → related-stems map (wordnet-related.txt.gz beside this file, made by
+ * packages/shared/scripts/wordnet-related.ts from WordNet 3.1): one line per stem, sorted, "stem rel
+ * rel …". Read the first time a question is matched against curated answers, and kept as the
+ * unpacked bytes and where their lines start: a lookup is a binary search, nothing is split up front.
+ */
+const RELATED_FILE = new URL('./wordnet-related.txt.gz', import.meta.url);
+let related: { bytes: Buffer; starts: Int32Array } | undefined;
+
+function loadRelated(): { bytes: Buffer; starts: Int32Array } {
+  if (!related) {
+    const packed = readFileSync(RELATED_FILE);
+    // Unpacked in one piece of the size gzip records at its end, not in chunks joined after.
+    const bytes = gunzipSync(packed, { chunkSize: Math.max(64, packed.readUInt32LE(packed.length - 4)) });
+    let lines = 0;
+    for (let i = bytes.indexOf(10); i !== -1; i = bytes.indexOf(10, i + 1)) lines++;
+    const starts = new Int32Array(lines);
+    for (let k = 1, i = bytes.indexOf(10); k < lines; k++, i = bytes.indexOf(10, i + 1)) starts[k] = i + 1;
+    related = { bytes, starts };
+  }
+  return related;
+}
+
+// A question meets every curated answer's words: remember the lookups of the last questions.
+const relatedCache = new Map<string, string[]>();
+const RELATED_CACHE_MAX = 10_000;
+
+/** The stems WordNet relates to this one (its commonest senses' synonyms, derived forms, hypernyms). */
+export function relatedStems(stem: string): string[] {
+  let stems = relatedCache.get(stem);
+  if (stems === undefined) {
+    stems = lookUpRelated(stem);
+    if (relatedCache.size >= RELATED_CACHE_MAX) relatedCache.clear();
+    relatedCache.set(stem, stems);
+  }
+  return stems;
+}
+
+function lookUpRelated(stem: string): string[] {
+  const { bytes, starts } = loadRelated();
+  const key = Buffer.from(stem, 'latin1');
+  let lo = 0;
+  let hi = starts.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const start = starts[mid] as number;
+    const end = bytes.indexOf(32, start);
+    const order = bytes.compare(key, 0, key.length, start, end);
+    if (order === 0) return bytes.toString('latin1', end + 1, bytes.indexOf(10, end)).split(' ');
+    if (order < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return [];
+}
+
+/** A term's key, the keys of the stems related to it and, for a compound, its words' keys. */
+function meaningsOf(key: string): Set<string> {
+  let meanings = meaningsCache.get(key);
+  if (meanings === undefined) {
+    const parts = key.includes('_') ? key.split('_') : [];
+    meanings = new Set([key, ...[...parts, ...relatedStems(key)].map((stem) => FAMILY_OF.get(stem) ?? stem)]);
+    if (meaningsCache.size >= RELATED_CACHE_MAX) meaningsCache.clear();
+    meaningsCache.set(key, meanings);
+  }
+  return meanings;
+}
+const meaningsCache = new Map<string, Set<string>>();
+
+/**
+ * Whether a term meets any of the others: the same key, one WordNet relates to it, or (typed by the
+ * visitor) a word WordNet does not know that is one of them with a letter left out ("brekfast").
+ */
+function meets(key: string, others: { has(key: string): boolean; keys(): Iterable<string> }, typed: 'self' | 'others'): boolean {
+  for (const k of meaningsOf(key)) if (others.has(k)) return true;
+  for (const other of others.keys()) {
+    if (meaningsOf(other).has(key)) return true;
+    const [mistyped, word] = typed === 'self' ? [key, other] : [other, key];
+    if (missesOneLetter(mistyped, word) && relatedStems(mistyped).length === 0) return true;
+  }
+  return false;
+}
+
+// Every question meets the client's curated answers anew: remember their words.
+const curatedCache = new Map<string, { curated: Map<string, number>; known: Set<string> }>();
+const CURATED_CACHE_MAX = 1000;
+
+function curatedTerms(answer: CuratedCandidate): { curated: Map<string, number>; known: Set<string> } {
+  const cacheKey = `${answer.question}\n${answer.answer}`;
+  let terms = curatedCache.get(cacheKey);
+  if (terms === undefined) {
+    const curated = matchTerms(answer.question, true);
+    terms = { curated, known: new Set([...curated.keys(), ...matchTerms(answer.answer, true).keys()]) };
+    if (curatedCache.size >= CURATED_CACHE_MAX) curatedCache.clear();
+    curatedCache.set(cacheKey, terms);
+  }
+  return terms;
+}
+
+/**
  * How a question and a curated answer meet: asked = the share of the curated question the visitor
  * asks for; covered = the share of the visitor's question the curated question and answer hold;
  * known = the curated question's and answer's words.
  */
 function fitOf(visitor: Map<string, number>, answer: CuratedCandidate): { asked: number; covered: number; known: Set<string> } {
-  const curated = matchTerms(answer.question);
+  const { curated, known } = curatedTerms(answer);
   const curatedWeight = weight(curated);
   const visitorWeight = weight(visitor);
-  const known = new Set([...curated.keys(), ...matchTerms(answer.answer).keys()]);
   return {
-    asked: curatedWeight > 0 ? weight(curated, (t) => visitor.has(t)) / curatedWeight : 0,
-    covered: visitorWeight > 0 ? weight(visitor, (t) => known.has(t)) / visitorWeight : 0,
+    asked: curatedWeight > 0 ? weight(curated, (t) => meets(t, visitor, 'others')) / curatedWeight : 0,
+    covered: visitorWeight > 0 ? weight(visitor, (t) => meets(t, known, 'self')) / visitorWeight : 0,
     known,
   };
 }
@@ -98,7 +228,8 @@ export interface CuratedMatch<C extends CuratedCandidate> {
 
 /** The best curated answer for the question, or undefined when none is asked for. */
 export function matchCurated<C extends CuratedCandidate>(question: string, candidates: readonly C[]): CuratedMatch<C> | undefined {
-  const visitor = matchTerms(question);
+  if (candidates.length === 0) return undefined;
+  const visitor = matchTerms(question, true);
   if (visitor.size === 0) return undefined;
   let best: CuratedMatch<C> | undefined;
   for (const answer of candidates) {
@@ -117,9 +248,9 @@ export function matchCurated<C extends CuratedCandidate>(question: string, candi
  * visitor's own way of saying it: "something you *carry*").
  */
 export function retrievedCuratedFit(question: string, answer: CuratedCandidate): { asked: boolean; unexplained: string[] } {
-  const { asked, known } = fitOf(matchTerms(question), answer);
+  const { asked, known } = fitOf(matchTerms(question, true), answer);
   const unexplained = new Set<string>();
-  for (const t of topicTerms(question)) if (!known.has(t.key)) unexplained.add(t.surface);
+  for (const t of topicTerms(question, true)) if (!meets(t.key, known, 'self')) unexplained.add(t.surface);
   return { asked: asked >= ASKED, unexplained: [...unexplained] };
 }
 
