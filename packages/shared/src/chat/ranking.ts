@@ -96,7 +96,7 @@ export function termWeights(stats: RankingStats, params: RankingParams): number[
  * does it cost" is about the cost whether or not a site ever writes "much".
  */
 const CONVERSATIONAL = new Set(
-  'much mani pleas thank thanks hi hello hey hmm ok okay yes yeah want need like know tell would could might realli actual just also anyon someon someth anyth thing stuff way lot guy folk'.split(
+  'much mani pleas thank thanks hi hello hey hmm ok okay yes yeah want need like know tell would could might realli actual just also anyon someon someth anyth thing stuff way lot guy folk cool great nice awesom perfect alright sure sorri oop wow cheer thx'.split(
     ' ',
   ),
 );
@@ -185,12 +185,21 @@ export function absentShare(
   const weights = termWeights(stats, params);
   const terms = stats.queryTerms;
   const names = options.message ? namesIn(options.message) : [];
+  // ".gz", ".mjs": a file extension the visitor wrote (the parser keeps only its letters).
+  const extensions = new Set(
+    (options.message ?? '')
+      .toLowerCase()
+      .match(/(?<![\p{L}\p{N}])\.[a-z0-9]{1,5}\b/gu)
+      ?.map((e) => e.slice(1)),
+  );
   let mass = 0;
   let absent = 0;
   terms.forEach((t, i) => {
     // Numbers and codes (an order number, "REF-3-a1b2c3", a version) are the visitor's particulars,
     // not the topic: a site that never printed them may still answer the question around them.
-    if (stats.termFocus[i] === false || isCompoundOf(t, terms) || /\d/.test(t)) return;
+    // So are the visitor's own file names, paths and dotted identifiers ("settings/dev.py", ".gz",
+    // "order.total"): no site prints them, whatever it is about.
+    if (stats.termFocus[i] === false || isCompoundOf(t, terms) || /\d/.test(t) || /[./]/.test(t) || extensions.has(t)) return;
     let w = weights[i] ?? 0;
     if ((stats.termDf[i] ?? 0) === 0 && !options.misspelt?.has(t)) {
       // A name the visitor typed (a product, a tool, an API) that the site never mentions says most
@@ -203,10 +212,14 @@ export function absentShare(
   return mass > 0 ? absent / mass : 0;
 }
 
-/** Words written with a capital inside (GraphQL, PyCharm, GeneratedField), lower-cased. */
+/**
+ * Words written with a capital inside (GraphQL, PyCharm, GeneratedField), and acronyms (AWS, RDS)
+ * unless the whole message is in capitals, lower-cased.
+ */
 export function namesIn(message: string): string[] {
+  const shouted = !/\p{Ll}/u.test(message);
   return (message.match(/\p{L}+/gu) ?? [])
-    .filter((w) => /^\p{L}+\p{Ll}\p{Lu}/u.test(w) || /^\p{Lu}{2,}\p{Ll}/u.test(w))
+    .filter((w) => /^\p{L}+\p{Ll}\p{Lu}/u.test(w) || /^\p{Lu}{2,}\p{Ll}/u.test(w) || (!shouted && /^\p{Lu}{2,}$/u.test(w)))
     .map((w) => w.toLowerCase());
 }
 

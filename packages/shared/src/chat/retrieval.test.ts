@@ -111,8 +111,35 @@ describe('absentShare (declining)', () => {
     expect(named).toBeGreaterThanOrEqual(DEFAULT_RANKING.maxAbsentShare);
   });
 
-  it('finds names by their inner capitals', () => {
+  it('finds names by their inner capitals, and acronyms', () => {
     expect(namesIn('Is GraphQL supported, or PyCharm? I use Django and NodeJS.')).toEqual(['graphql', 'pycharm', 'nodejs']);
+    expect(namesIn('How much is a managed instance on AWS RDS? I need it.')).toEqual(['aws', 'rds']);
+    expect(namesIn('HOW DO I RESET MY PASSWORD')).toEqual([]);
+  });
+
+  it('weighs an acronym the site never uses as a name', () => {
+    const s = stats(['aw', 'rds', 'manag', 'instanc', 'cost', 'month'], [0, 2, 384, 176, 242, 73], 10_000);
+    expect(absentShare(s, DEFAULT_RANKING, { message: 'how much is a managed aws rds instance per month' })).toBeLessThan(
+      DEFAULT_RANKING.maxAbsentShare,
+    );
+    expect(absentShare(s, DEFAULT_RANKING, { message: 'How much is a managed AWS RDS instance per month?' })).toBeGreaterThanOrEqual(
+      DEFAULT_RANKING.maxAbsentShare,
+    );
+  });
+
+  it('does not count the visitor’s own file names, paths, extensions and dotted names as absent', () => {
+    const files = stats(['settings/dev.py', 'settings/prod.py', 'load', 'server', 'command'], [0, 0, 400, 300, 450], 10_000);
+    expect(absentShare(files, DEFAULT_RANKING, { message: 'With settings/dev.py and settings/prod.py, which does the server load?' })).toBe(
+      0,
+    );
+    const extension = stats(['compress', 'file', 'gz', 'stream'], [50, 700, 0, 500], 10_000);
+    expect(absentShare(extension, DEFAULT_RANKING, { message: 'compress file to .gz stream' })).toBe(0);
+    // The same letters written as a word are a word the site lacks.
+    expect(absentShare(extension, DEFAULT_RANKING, { message: 'compress file to gz stream' })).toBeGreaterThan(0);
+  });
+
+  it('does not count interjections ("Cool. And…") as what the question is about', () => {
+    expect(absentShare(stats(['cool', 'serv', 'ssl', 'certif'], [0, 10, 120, 80]), DEFAULT_RANKING)).toBe(0);
   });
 });
 
