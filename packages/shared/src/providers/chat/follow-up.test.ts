@@ -53,4 +53,23 @@ describe('follow-up heuristic', () => {
     ];
     expect(rewriteFollowUp('what about http2?', longer)).toMatch(/server/);
   });
+
+  it('asks for the inverse of the previous question’s action when the visitor wants to undo it', () => {
+    const created = [
+      { role: 'user' as const, content: 'How do I create a new database?' },
+      { role: 'assistant' as const, content: 'Use CREATE DATABASE [1].' },
+    ];
+    expect(rewriteFollowUp('…and how do I undo that?', created)).toBe('drop delete remove database');
+    const installed = [
+      { role: 'user' as const, content: 'How do I install the printer driver?' },
+      { role: 'assistant' as const, content: 'Run the installer [1].' },
+    ];
+    expect(rewriteFollowUp('and how do I get rid of it?', installed)).toBe('uninstall remove printer driver');
+    // An action without a known inverse keeps the ordinary rewrite.
+    const tagged = [
+      { role: 'user' as const, content: 'How do I tag a commit?' },
+      { role: 'assistant' as const, content: 'git tag [1].' },
+    ];
+    expect(rewriteFollowUp('and undo that?', tagged)).toBe('tag commit and undo that?');
+  });
 });

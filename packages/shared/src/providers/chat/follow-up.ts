@@ -18,6 +18,44 @@ const ANAPHORA =
 
 const MAX_PREPENDED_TERMS = 6;
 
+// "…and how do I undo that?": the visitor asks for the inverse of what the previous question did.
+const UNDO =
+  /\b(undo|revert|reverse|roll ?back|take (it|that|this) back|get rid of (it|that|this)|deshacer|revertir|annuler|defaire|ruckgangig|desfazer)\b/;
+/**
+ * Actions and their inverses (stems, as analyze() gives them): searching the previous question's
+ * action again finds the page that does it, not the one that undoes it. A word of making something
+ * new ("new", "fresh") goes with the action.
+ */
+const INVERSE: Record<string, string[]> = {
+  creat: ['drop', 'delete', 'remove'],
+  add: ['remove', 'drop', 'delete'],
+  make: ['delete', 'remove'],
+  insert: ['delete', 'remove'],
+  instal: ['uninstall', 'remove'],
+  enabl: ['disable'],
+  start: ['stop'],
+  grant: ['revoke'],
+  allow: ['deny', 'revoke'],
+  lock: ['unlock'],
+  block: ['unblock'],
+  attach: ['detach'],
+  connect: ['disconnect'],
+  mount: ['unmount'],
+  regist: ['unregister'],
+  subscrib: ['unsubscribe', 'cancel'],
+  stage: ['unstage'],
+  set: ['unset', 'reset'],
+  encrypt: ['decrypt'],
+  compress: ['decompress'],
+  hide: ['show', 'unhide'],
+  open: ['close'],
+  book: ['cancel'],
+  order: ['cancel'],
+  commit: ['revert', 'reset'],
+  appli: ['revert'],
+};
+const CREATION = new Set(['new', 'fresh']);
+
 function fold(text: string): string {
   return text
     .normalize('NFKD')
@@ -43,6 +81,8 @@ export function looksLikeFollowUp(message: string): boolean {
 export function rewriteFollowUp(message: string, history: ChatTurn[]): string {
   const previous = history.filter((t) => t.role === 'user' && t.content.trim().length > 0).reverse();
   if (previous.length === 0 || !looksLikeFollowUp(message)) return message;
+  const undone = UNDO.test(fold(message)) ? inverseOf((previous[0] as ChatTurn).content) : undefined;
+  if (undone) return undone;
   const present = new Set(contentTerms(message).map((t) => t.stem));
   const picked: { surface: string; rarity: number; order: number }[] = [];
   // The last question first; the one before only when the last was itself too thin to name a topic.
@@ -61,4 +101,18 @@ export function rewriteFollowUp(message: string, history: ChatTurn[]): string {
     .sort((a, b) => a.order - b.order)
     .map((t) => t.surface);
   return `${terms.join(' ')} ${message}`;
+}
+
+/**
+ * The previous question with its action inverted ("create a new database" → "drop delete remove
+ * database"), or undefined when it names no action we know the inverse of. The visitor's own words
+ * ("undo that") are left out: they name no topic, and the search would find pages about undoing.
+ */
+function inverseOf(question: string): string | undefined {
+  const terms = contentTerms(question);
+  // The action is the question's first word of content ("How do I *create* a new database?").
+  const action = terms[0];
+  if (!action || !INVERSE[action.stem]) return undefined;
+  const rest = terms.filter((t) => t !== action && !CREATION.has(t.stem)).map((t) => t.surface);
+  return [...(INVERSE[action.stem] as string[]), ...rest].join(' ');
 }
