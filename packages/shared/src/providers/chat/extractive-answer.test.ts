@@ -84,6 +84,18 @@ describe('composeAnswer', () => {
       },
     ]);
     expect(fields.text).toBe('os.cpus(): Returns an array of objects containing information about each logical CPU core. [1]');
+    // A parameter with its type ("options <Object>") belongs to the function named above it.
+    const parameter = composeAnswer('how do i delete a directory recursively', [
+      passage(
+        'a',
+        'https://s/fs',
+        'fs.rm(path[, options], callback)\noptions <Object>\nWhen true, recursive directory removal is performed on the path and its contents.',
+        'File system',
+      ),
+    ]);
+    expect(parameter.text).toBe(
+      'fs.rm(path[, options], callback): When true, recursive directory removal is performed on the path and its contents. [1]',
+    );
     // Sphinx's anchor marks are not part of the name; an admonition's title and a REPL line are not names.
     const sphinx = composeAnswer('how do i roll back a transaction', [
       {

@@ -101,6 +101,9 @@ export function sentencesOf(content: string): Sentence[] {
 /** "Label: value": a short label, a colon, then its value. */
 const LABEL_LINE = /^[^:]{1,30}:\s+\S/;
 
+/** A parameter line of an API reference: a name and its type in angle brackets. */
+const TYPED_PARAMETER = /^\S+\s+<[^>]+>/;
+
 /** Section names that say nothing about what the section holds. */
 const GENERIC_HEADING =
   /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?|warning|caution|important|tip|hint|danger|attention)$/i;
@@ -116,7 +119,16 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     const s = sentences[i] as Sentence;
     // A "Label: value" line (Added in: v8.0.0, Returns: <Object[]>, Price: 20 €) is a field of the
     // section, not its name: the search goes on above it.
-    if (s.line && !s.prose && s.words <= 10 && !CODE.test(s.text) && !/[.,;:]$/.test(s.text) && !LABEL_LINE.test(s.text)) {
+    // Nor is a parameter with its type ("options <Object>", "err <Error>"): the section it belongs to is above.
+    if (
+      s.line &&
+      !s.prose &&
+      s.words <= 10 &&
+      !CODE.test(s.text) &&
+      !/[.,;:]$/.test(s.text) &&
+      !LABEL_LINE.test(s.text) &&
+      !TYPED_PARAMETER.test(s.text)
+    ) {
       heading = s.text;
       break;
     }
