@@ -1,8 +1,8 @@
 // Leave-one-corpus-out choice of the ranking's weights and decline threshold: each question's
 // candidates are fetched once through the service's own search function, then every setting of a
 // grid is scored in memory; for each corpus, the setting best on the other corpora is scored on it.
-import { absentShare, absentTerms, LOCAL_EMBEDDER_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
-import { rankPassages } from '@kbchat/shared/chat/retrieval';
+import { absentTerms, LOCAL_EMBEDDER_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
+import { answerablePassages } from '@kbchat/shared/chat/retrieval';
 import { lsaQueryVector } from '@kbchat/shared/db/lsa';
 import type { Queryable } from '@kbchat/shared/db/pool';
 import { type CandidateResult, misspeltTerms, searchCandidates } from '@kbchat/shared/db/retrieval';
@@ -63,10 +63,7 @@ export async function collectCases(db: Queryable, clientId: string, questions: Q
 export function evaluate(c: CorpusCases, params: RankingParams): CorpusScore {
   const answers = new Map<string, Answer>();
   for (const { question, result, misspelt } of c.cases) {
-    const declined =
-      result.candidates.length === 0 ||
-      absentShare(result, params, { misspelt: new Set(misspelt), message: question.question }) >= params.maxAbsentShare;
-    const passages = declined ? [] : rankPassages(result.candidates, result, { passages: 6, ranking: params });
+    const { passages } = answerablePassages(result, new Set(misspelt), question.question, { passages: 6, ranking: params });
     // The sources are the pages the extractive answer quotes, as the service reports them.
     const quoted = passages.length === 0 ? [] : composeAnswer(queryOf(question, c.byId), passages).used.map((i) => passages[i]);
     const cited = passages.filter((p) => quoted.includes(p));
@@ -98,7 +95,7 @@ export function grid(): RankingParams[] {
     for (const vectorWeight of [0, 0.5, 1])
       for (const lsaWeight of [0, 0.5, 1])
         for (const secondChunkWeight of [0, 0.3])
-          for (const relatedPageRatio of [0.7, 0.8, 0.9])
+          for (const relatedPageRatio of [0.5, 0.7, 0.8])
             for (const maxAbsentShare of [0.3, 0.4, 0.5])
               for (const namedWeight of [1, 3])
                 out.push({

@@ -118,6 +118,18 @@ describe('POST /api/chat (extractive + local embedder)', () => {
     expect(res.body.answer).toMatch(/don[’']?t know|couldn[’']?t find|not (able|sure)|no information/i);
   });
 
+  it('declines a question for a price when the best page states none, and answers it where it does', async () => {
+    const unpriced = await chat({ clientId: clientA, message: 'How much does a warranty claim cost?' });
+    expect(unpriced.status).toBe(200);
+    expect(unpriced.body.sources).toEqual([]);
+    const priced = await chat({ clientId: clientA, message: 'How much does the Premium maintenance plan cost per month?' });
+    expect(priced.body.sources[0]?.url).toBe(`${originA}/plans/premium`);
+    expect(priced.body.answer).toContain('49 dollars');
+    // The same page, asked about without a price, is answered.
+    const warranty = await chat({ clientId: clientA, message: 'How do I make a warranty claim?' });
+    expect(warranty.body.sources[0]?.url).toBe(`${originA}/warranty`);
+  });
+
   it('flags lead intent from the message (offline classifier)', async () => {
     const res = await chat({ clientId: clientA, message: 'Can someone call me back about a new boiler? My number is 555 0100.' });
     expect(res.status).toBe(200);

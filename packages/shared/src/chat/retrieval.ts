@@ -1,8 +1,9 @@
 import { normalizeUrl } from '../crawl/url.ts';
 import { lsaQueryVector } from '../db/lsa.ts';
 import type { Pool } from '../db/pool.ts';
-import { misspeltTerms, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
+import { type CandidateResult, misspeltTerms, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
+import { asksForPrice, statesPrice } from './price-question.ts';
 import {
   absentShare,
   absentTerms,
@@ -110,10 +111,36 @@ export async function retrieve(
     fullText: settings.mode !== 'vector',
   });
   const misspelt = await misspeltTerms(pool, input.clientId, absentTerms(result));
-  const absent = absentShare(result, params, { misspelt, message: input.focus ?? input.query });
-  const declined = result.candidates.length === 0 || absent >= params.maxAbsentShare;
-  const passages = declined ? [] : rankPassages(result.candidates, result, { ...settings, ranking: params }, input.pageUrl);
+  const { passages, absent } = answerablePassages(
+    result,
+    misspelt,
+    input.focus ?? input.query,
+    { ...settings, ranking: params },
+    input.pageUrl,
+  );
   return { passages, scan: result.scan, considered: result.candidates.length, absentShare: absent, declined: passages.length === 0 };
+}
+
+/**
+ * The passages to answer from, or none when the question is declined: most of its telling words are
+ * on no page of the client (absentShare), or it asks for a price and the best page states none
+ * (price-question.ts).
+ */
+export function answerablePassages(
+  result: CandidateResult,
+  misspelt: ReadonlySet<string>,
+  message: string,
+  settings: Pick<RetrievalSettings, 'passages' | 'ranking'>,
+  pageUrl?: string,
+): { passages: RankedPassage[]; absent: number } {
+  const params = settings.ranking ?? DEFAULT_RANKING;
+  const absent = absentShare(result, params, { misspelt, message });
+  if (result.candidates.length === 0 || absent >= params.maxAbsentShare) return { passages: [], absent };
+  const passages = rankPassages(result.candidates, result, settings, pageUrl);
+  // The amount must be on the best page, the one the answer quotes first: another page's price is another thing's.
+  const best = passages[0]?.url;
+  if (asksForPrice(message) && !passages.some((p) => p.url === best && statesPrice(p.content))) return { passages: [], absent };
+  return { passages, absent };
 }
 
 /**

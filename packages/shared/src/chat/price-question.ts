@@ -1,0 +1,41 @@
+/**
+ * A question for a price is answered only by a passage that states one (docs/retrieval.md,
+ * "Declining"). "How much does hosting cost per month?" on a documentation site finds pages about
+ * query costs and months; none of them names an amount, so the honest answer is "I don't know" —
+ * on a site with a pricing page, the passage holds the amount and the question is answered. The
+ * evidence is the site's own text, so it means the same on every site.
+ */
+
+// English, Spanish, French, German and Portuguese (the lead classifier's languages), accents folded.
+const ASKS_FOR_PRICE = new RegExp(
+  [
+    String.raw`\bhow much (?:\w+ ){0,6}(?:cost|costs|charge|charged|pay|fee)\b`,
+    String.raw`\bhow much is (?:it|that|this|a|an|the)\b(?:\s\w+){0,4}\s(?:per|a) (?:month|year|week|day|night|hour)\b`,
+    String.raw`\bwhat(?:'s| is| are) (?:the|your) (?:price|prices|pricing|cost|costs|fee|fees|rates?)\b`,
+    String.raw`\b(?:price|prices) (?:of|for)\b|\bpricing\b`,
+    String.raw`\b(?:cost|costs)\b.{0,30}\bper (?:month|year|user|seat)\b`,
+    String.raw`\bcuanto (?:cuesta|cuestan|vale|valen|cobran|cobras)\b|\bprecio (?:de|del)\b`,
+    String.raw`\bcombien (?:coute|coutent|ca coute)\b|\bprix (?:de|du|des)\b`,
+    String.raw`\bwas kostet\b|\bwie ?viel kostet\b|\bpreis (?:fur|von)\b`,
+    String.raw`\bquanto (?:custa|custam|cobra|cobram)\b|\bpreco (?:de|do|da)\b`,
+  ].join('|'),
+);
+
+/** An amount with its currency ("$49", "€ 9.99", "49 €", "20 EUR", "12,50 euros"), or "free of charge". */
+const STATES_PRICE =
+  /[$€£¥₹]\s?\d|\d\s?[$€£¥₹]|\b\d+(?:[.,]\d+)?\s?(?:eur|euros?|usd|dollars?|gbp|pounds|chf|francs?|yen|reais|brl|mxn|cad|aud)\b|\bfree of charge\b|\bno charge\b|\bkostenlos\b|\bgratuit\b|\bgratis\b/i;
+
+function fold(text: string): string {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+}
+
+export function asksForPrice(message: string): boolean {
+  return ASKS_FOR_PRICE.test(fold(message));
+}
+
+export function statesPrice(text: string): boolean {
+  return STATES_PRICE.test(text);
+}
