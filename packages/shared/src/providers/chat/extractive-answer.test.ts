@@ -13,9 +13,14 @@ describe('sentencesOf', () => {
         'and then the rest of a sentence cut in two.',
         'The default port is 5432, which clients use unless told otherwise.',
         'fs.readFile() reads the whole file into memory.',
+        // Code whose lines the page's markup ran together: a comment, a template literal, a block.
+        'Therefore, all fields of the// resource may not have been populated.function init(asyncId) { }',
+        "`The certificate of '${cert.subject.CN}' ` +'does not match our pinned fingerprint';return new Error(msg);}",
+        '// Throws "RangeError: port option should be >= 0 and < 65536."',
+        'See https://nodejs.org/api/ for the whole reference.',
       ].join('\n'),
     );
-    expect(s.map((x) => x.prose)).toEqual([false, false, false, false, true, true]);
+    expect(s.map((x) => x.prose)).toEqual([false, false, false, false, true, true, false, false, false, true]);
   });
 });
 

@@ -66,8 +66,11 @@ export function coverage(terms: QueryTerm[], textTerms: Term[]): number {
 const UNSPACED_TEXT = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]/u;
 const SENTENCE_END = /(?<=[。！？])\s*|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(¿¡`])/u;
 const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
-/** A line of code or a statement, not a sentence about it. */
-const CODE = /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> /;
+/**
+ * A line of code or a statement, not a sentence about it: a statement's end, an assignment, a shell
+ * or REPL prompt, a "//" comment, a template literal's "${", a block.
+ */
+const CODE = /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{/;
 
 function isProse(text: string, words: number): boolean {
   if (UNSPACED_TEXT.test(text)) return text.length >= 6 && /[。！？.!?]$/u.test(text);
