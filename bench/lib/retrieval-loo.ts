@@ -97,7 +97,7 @@ export function grid(): RankingParams[] {
         for (const secondChunkWeight of [0, 0.3])
           for (const relatedPageRatio of [0.5, 0.7, 0.8])
             for (const maxAbsentShare of [0.3, 0.4, 0.5])
-              for (const namedWeight of [1, 3])
+              for (const proximityWeight of [0, 0.5, 1, 2])
                 out.push({
                   ...LOCAL_EMBEDDER_RANKING,
                   titleWeight,
@@ -106,7 +106,7 @@ export function grid(): RankingParams[] {
                   secondChunkWeight,
                   relatedPageRatio,
                   maxAbsentShare,
-                  namedWeight,
+                  proximityWeight,
                 });
   return out;
 }

@@ -277,6 +277,57 @@ describe('retrieval against the real database', () => {
     expect(after.rows[0].n).toBe(0);
   });
 
+  it('returns where the question’s words stand, so a chunk holding them together ranks above one holding them apart', async () => {
+    const together: SeedPage = {
+      url: 'https://near.example/connecting',
+      title: 'Connecting',
+      chunks: ['Clients connect over TCP. The default port is 5432 unless the server was built otherwise.'],
+    };
+    const apart: SeedPage = {
+      url: 'https://near.example/settings',
+      title: 'Settings',
+      chunks: ['Each setting has a default. The log collector writes files; a syslog port is configured in the logging section.'],
+    };
+    const filler: SeedPage[] = Array.from({ length: 8 }, (_, i) => ({
+      url: `https://near.example/other-${i}`,
+      title: `Other ${i}`,
+      chunks: [`Tables, indexes and views number ${i} are described here.`],
+    }));
+    const clientId = await newClient();
+    await seeder.seed(clientId, [together, apart, ...filler], { embed: false });
+    await refreshTermStats(pool, clientId);
+    const result = await searchCandidates(pool, {
+      clientId,
+      embeddingModel: seeder.provider.model,
+      embedding: undefined,
+      query: 'what is the default port',
+      k: 5,
+      exactScanMaxDocs: 2000,
+      efSearch: 100,
+    });
+    expect(result.queryTerms).toEqual(['default', 'port']);
+    // "what is the default port": default is word 4, port word 5.
+    expect(result.queryPositions).toEqual([[4], [5]]);
+    const near = result.candidates.find((c) => c.url === together.url);
+    const far = result.candidates.find((c) => c.url === apart.url);
+    const [defaultAt, portAt] = near?.termPositions ?? [];
+    expect(Math.abs((defaultAt?.[0] ?? 0) - (portAt?.[0] ?? 99))).toBe(1);
+    expect(far?.termPositions.every((p) => p.length > 0)).toBe(true);
+    const passages = await retrieve(pool, settings, {
+      clientId,
+      query: 'what is the default port',
+      embedding: undefined,
+      embeddingModel: seeder.provider.model,
+    });
+    expect(passages.passages[0]?.url).toBe(together.url);
+    const without = await retrieve(
+      pool,
+      { ...settings, ranking: { ...DEFAULT_RANKING, proximityWeight: 0 } },
+      { clientId, query: 'what is the default port', embedding: undefined, embeddingModel: seeder.provider.model },
+    );
+    expect(without.passages[0]?.score).toBeLessThan(passages.passages[0]?.score ?? 0);
+  });
+
   it('draws full-text candidates from the rarest words of a long message', async () => {
     // 46 made-up words, each alone in three chunks, and one word in a single chunk that sorts last.
     const words = Array.from(

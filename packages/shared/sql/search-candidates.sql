@@ -6,6 +6,8 @@
 DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, float8, int, int);
 DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, float8, int, int, text, int);
 DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, float8, int, int, text, int, vector);
+-- The columns changed (term_pos, query_pos): a new return type needs the function dropped first.
+DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, int, text, int, vector);
 
 -- The name of a tenant's own HNSW index (packages/shared/src/db/vector-index.ts builds and drops them).
 CREATE OR REPLACE FUNCTION kbchat_vector_index_name(p_client uuid) RETURNS text
@@ -39,7 +41,10 @@ RETURNS TABLE (
   term_df int[], term_focus boolean[], corpus_docs int, avg_length float8,
   -- Per query term, for this chunk: occurrences in the body, in the title or heading (weight A), in
   -- the page title alone; and the chunk's distinct lexemes.
-  term_tf int[], term_head int[], term_title int[], doc_length int)
+  term_tf int[], term_head int[], term_title int[], doc_length int,
+  -- Per query term: its word positions in this chunk, and in the query ("3,17", '' when absent):
+  -- how close the question's words stand in the chunk (ranking.ts, proximity).
+  term_pos text[], query_pos text[])
 LANGUAGE plpgsql
 -- Each statement is planned once per backend and the plan reused (docs/performance.md, change 6).
 SET plan_cache_mode = force_generic_plan
@@ -60,6 +65,7 @@ DECLARE
   v_b1 text[] := '{}'; v_b2 text[] := '{}'; v_b3 text[] := '{}'; v_b4 text[] := '{}';
   v_w1 float8 := 0; v_w2 float8 := 0; v_w3 float8 := 0; v_w4 float8 := 0;
   v_candidates tsquery;
+  v_qpos text[];
 BEGIN
   -- Counting stops past the threshold, so a big tenant costs no more than a small one here.
   SELECT count(*)::int INTO v_n FROM (SELECT 1 FROM documents d WHERE d.client_id = p_client LIMIT p_exact_max + 1) x;
@@ -112,11 +118,14 @@ BEGIN
            (SELECT t FROM unnest(v_terms) t ORDER BY length(t) DESC, t LIMIT 12) y(b)
      WHERE a < b;
   END IF;
+  SELECT array_agg(coalesce(array_to_string(x.positions, ','), '') ORDER BY t.o) INTO v_qpos
+    FROM unnest(v_terms) WITH ORDINALITY t(lex, o)
+    LEFT JOIN unnest(to_tsvector('english', p_query)) x ON x.lexeme = t.lex;
   IF v_n = 0 THEN
     RETURN QUERY SELECT NULL::uuid, NULL::uuid, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
       NULL::bigint, NULL::bigint, NULL::bigint, NULL::float8, NULL::int, NULL::int, 'none'::text, v_terms, v_absent,
       v_df, (SELECT array_agg(t = ANY(v_focus) ORDER BY o) FROM unnest(v_terms) WITH ORDINALITY u(t, o)), v_docs, v_avglen,
-      NULL::int[], NULL::int[], NULL::int[], NULL::int;
+      NULL::int[], NULL::int[], NULL::int[], NULL::int, NULL::text[], v_qpos;
     RETURN;
   END IF;
   -- Exact scan, or HNSW through the tenant's own graph (docs/retrieval.md "Vector list"): there is no
@@ -182,7 +191,7 @@ BEGIN
          coalesce((SELECT max(x.chunk_index) + 1 FROM documents x WHERE x.page_id = d.page_id), 1)::int,
          v_scan, v_terms, v_absent,
          v_df, (SELECT array_agg(t = ANY(v_focus) ORDER BY o) FROM unnest(v_terms) WITH ORDINALITY u(t, o)), v_docs, v_avglen,
-         tf.body, tf.head, tf.title, length(d.fts)
+         tf.body, tf.head, tf.title, length(d.fts), tf.pos, v_qpos
     FROM documents d
     LEFT JOIN v ON v.id = d.id
     LEFT JOIN f ON f.id = d.id
@@ -191,7 +200,8 @@ BEGIN
     CROSS JOIN LATERAL (
       SELECT array_agg(coalesce(cardinality(array_remove(x.weights, 'A')), 0) ORDER BY t.o) AS body,
              array_agg(CASE WHEN 'A' = ANY(x.weights) THEN 1 ELSE 0 END ORDER BY t.o) AS head,
-             array_agg(CASE WHEN t.lex = ANY(tt.lexemes) THEN 1 ELSE 0 END ORDER BY t.o) AS title
+             array_agg(CASE WHEN t.lex = ANY(tt.lexemes) THEN 1 ELSE 0 END ORDER BY t.o) AS title,
+             array_agg(coalesce(array_to_string(x.positions, ','), '') ORDER BY t.o) AS pos
         FROM unnest(v_terms) WITH ORDINALITY t(lex, o)
         CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', d.title)) AS lexemes) tt
         LEFT JOIN unnest(d.fts) x ON x.lexeme = t.lex) tf

@@ -28,6 +28,11 @@ export interface RankingParams {
   vectorWeight: number;
   /** Weight of the latent semantic list (the client's own related words, db/lsa.ts), fused the same way. */
   lsaWeight: number;
+  /**
+   * Added to a chunk's fused score, × 1/RRF_K, for the share of the question's close word pairs that
+   * stand as close in the chunk ("query plan", "default port"): what a hit in another list adds.
+   */
+  proximityWeight: number;
   /** A page's score: its best chunk plus this share of its second best. */
   secondChunkWeight: number;
   /** Declined when at least this share of the question's idf mass is in no page of the client. */
@@ -48,6 +53,7 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
   contextWeight: 0.5,
   vectorWeight: 1,
   lsaWeight: 1,
+  proximityWeight: 2,
   secondChunkWeight: 0.3,
   maxAbsentShare: 0.3,
   namedWeight: 3,
@@ -63,7 +69,8 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
  */
 export const LOCAL_EMBEDDER_RANKING: Readonly<RankingParams> = Object.freeze({ ...DEFAULT_RANKING, vectorWeight: 0.5, lsaWeight: 0.5 });
 
-export type RankingStats = Pick<CandidateResult, 'queryTerms' | 'termDf' | 'termFocus' | 'corpusDocs' | 'avgLength'>;
+export type RankingStats = Pick<CandidateResult, 'queryTerms' | 'termDf' | 'termFocus' | 'corpusDocs' | 'avgLength'> &
+  Partial<Pick<CandidateResult, 'queryPositions'>>;
 
 export interface ScoredChunk extends RetrievalCandidate {
   /** Lexical score normalised by the best score the question could reach, in [0, 1]. */
@@ -123,6 +130,7 @@ export function scoreChunks(candidates: RetrievalCandidate[], stats: RankingStat
     });
     return { ...c, lexical: best > 0 ? lexical / best : 0, score: 0 };
   });
+  const pairs = closePairs(stats, weights);
   // Lexical rank among the candidates, fused with the vector list's rank.
   [...scored]
     .sort((a, b) => b.lexical - a.lexical || a.url.localeCompare(b.url) || a.id.localeCompare(b.id))
@@ -130,9 +138,35 @@ export function scoreChunks(candidates: RetrievalCandidate[], stats: RankingStat
       c.score =
         (c.lexical > 0 ? 1 / (RRF_K + i + 1) : 0) +
         (c.vectorRank !== null ? params.vectorWeight / (RRF_K + c.vectorRank) : 0) +
-        (c.lsaRank !== null ? params.lsaWeight / (RRF_K + c.lsaRank) : 0);
+        (c.lsaRank !== null ? params.lsaWeight / (RRF_K + c.lsaRank) : 0) +
+        (pairs.length > 0 && c.lexical > 0 ? (params.proximityWeight / RRF_K) * proximity(c, pairs) : 0);
     });
   return scored;
+}
+
+/** Words at most this many positions apart stand close (two words between: "plan of a query"). */
+export const NEAR = 3;
+
+function near(a: readonly number[] | undefined, b: readonly number[] | undefined): boolean {
+  if (!a || !b) return false;
+  for (const x of a) for (const y of b) if (Math.abs(x - y) <= NEAR) return true;
+  return false;
+}
+
+/** Pairs of telling query terms (by index) that stand close in the question. */
+export function closePairs(stats: RankingStats, weights: readonly number[]): [number, number][] {
+  const pos = stats.queryPositions ?? [];
+  const out: [number, number][] = [];
+  for (let i = 0; i < pos.length; i++)
+    for (let j = i + 1; j < pos.length; j++) if ((weights[i] ?? 0) > 0 && (weights[j] ?? 0) > 0 && near(pos[i], pos[j])) out.push([i, j]);
+  return out;
+}
+
+/** Share of the question's close pairs that stand as close in the chunk, in [0, 1]. */
+export function proximity(c: Pick<RetrievalCandidate, 'termPositions'>, pairs: readonly [number, number][]): number {
+  if (pairs.length === 0) return 0;
+  const pos = c.termPositions ?? [];
+  return pairs.filter(([i, j]) => near(pos[i], pos[j])).length / pairs.length;
 }
 
 /** Best first; equal scores by URL and id, so the same question keeps its order. */

@@ -24,6 +24,7 @@ function candidate(over: Partial<RetrievalCandidate>): RetrievalCandidate {
     termHead: [],
     termTitle: [],
     length: 0,
+    termPositions: [],
     ...over,
   };
 }
@@ -64,6 +65,33 @@ describe('rankPassages', () => {
     const ranked = rankPassages([vectorOnly, lexicalOnly, both], q, { passages: 6, ranking: { ...DEFAULT_RANKING, relatedPageRatio: 0 } });
     expect(ranked.map((p) => p.id)).toEqual([both.id, lexicalOnly.id, vectorOnly.id]);
     expect(ranked[0]?.score).toBeCloseTo(1 / (RRF_K + 2) + 1 / (RRF_K + 3));
+  });
+
+  it('ranks a chunk holding the question’s close words together above one holding them apart', () => {
+    const pair = { ...stats(['default', 'port'], [10, 10]), queryPositions: [[4], [5]] };
+    const together = candidate({
+      url: 'https://site.example/z-together',
+      termTf: [1, 1],
+      termHead: [0, 0],
+      termTitle: [0, 0],
+      termPositions: [[7], [8]],
+    });
+    const apart = candidate({
+      url: 'https://site.example/a-apart',
+      termTf: [1, 1],
+      termHead: [0, 0],
+      termTitle: [0, 0],
+      termPositions: [[2], [30]],
+    });
+    const ranked = rankPassages([apart, together], pair, { passages: 6, ranking: { ...DEFAULT_RANKING, relatedPageRatio: 0 } });
+    expect(ranked.map((p) => p.url)).toEqual([together.url, apart.url]);
+    // Without the question's positions (or its weight at 0), equal chunks keep their URL order.
+    const flat = rankPassages(
+      [apart, together],
+      { ...pair, queryPositions: [] },
+      { passages: 6, ranking: { ...DEFAULT_RANKING, relatedPageRatio: 0 } },
+    );
+    expect(flat.map((p) => p.url)).toEqual([apart.url, together.url]);
   });
 
   it('boosts the visitor’s page (URL compared normalised) among close pages', () => {

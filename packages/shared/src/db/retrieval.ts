@@ -37,6 +37,8 @@ export interface RetrievalCandidate {
   termTitle: number[];
   /** Distinct lexemes of the chunk (title and heading included): its length for BM25. */
   length: number;
+  /** Per query term: its word positions in the chunk (empty when absent). */
+  termPositions: number[][];
 }
 
 export interface CandidateSearch {
@@ -77,6 +79,8 @@ export interface CandidateResult {
   /** The tenant's chunks and mean distinct lexemes per chunk at the last statistics refresh (0 before). */
   corpusDocs: number;
   avgLength: number;
+  /** Per query term: its word positions in the query (a follow-up's context first). */
+  queryPositions: number[][];
   scan: 'exact' | 'hnsw' | 'hnsw+exact' | 'none';
 }
 
@@ -105,6 +109,8 @@ interface CandidateRow {
   term_head: number[] | null;
   term_title: number[] | null;
   doc_length: number | null;
+  term_pos: string[] | null;
+  query_pos: string[] | null;
 }
 
 /**
@@ -115,7 +121,7 @@ const SEARCH_CANDIDATES = {
   name: 'kbchat_search_candidates',
   text: `SELECT id, page_id, url, title, heading, content, content_hash, vector_rank, fts_rank, lsa_rank, similarity,
                 matched_terms, page_chunks, scan, query_terms, absent_terms, term_df, term_focus, corpus_docs,
-                avg_length, term_tf, term_head, term_title, doc_length
+                avg_length, term_tf, term_head, term_title, doc_length, term_pos, query_pos
            FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 } as const;
 
@@ -152,6 +158,7 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
     termFocus: first?.term_focus ?? queryTerms.map(() => true),
     corpusDocs: first?.corpus_docs ?? 0,
     avgLength: Number(first?.avg_length ?? 0),
+    queryPositions: positions(first?.query_pos),
     scan: first?.scan ?? 'none',
   };
 }
@@ -175,7 +182,13 @@ function toCandidate(r: CandidateRow): RetrievalCandidate {
     termHead: r.term_head ?? [],
     termTitle: r.term_title ?? [],
     length: Number(r.doc_length ?? 0),
+    termPositions: positions(r.term_pos),
   };
+}
+
+/** "3,17" per term → [3, 17]; '' → []. */
+function positions(lists: string[] | null | undefined): number[][] {
+  return (lists ?? []).map((l) => (l ? l.split(',').map(Number) : []));
 }
 
 /**
