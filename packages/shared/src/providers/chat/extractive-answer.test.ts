@@ -15,6 +15,7 @@ describe('sentencesOf', () => {
         'fs.readFile() reads the whole file into memory.',
         // Code whose lines the page's markup ran together: a comment, a template literal, a block.
         'Therefore, all fields of the// resource may not have been populated.function init(asyncId) { }',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the page's own template literal, as crawled
         "`The certificate of '${cert.subject.CN}' ` +'does not match our pinned fingerprint';return new Error(msg);}",
         '// Throws "RangeError: port option should be >= 0 and < 65536."',
         'See https://nodejs.org/api/ for the whole reference.',
