@@ -219,6 +219,11 @@ export function absentShare(
   const weights = termWeights(stats, params);
   const terms = stats.queryTerms;
   const names = options.message ? namesIn(options.message) : [];
+  // Words of the visitor's own code (`…`, {{ … }}, {% … %}): their variables and filters, not the topic.
+  const code =
+    (options.message ?? '')
+      .match(/`[^`]+`|\{\{[\s\S]*?\}\}|\{%[\s\S]*?%\}/g)
+      ?.flatMap((span) => span.toLowerCase().match(/\p{L}+/gu) ?? []) ?? [];
   // ".gz", ".mjs": a file extension the visitor wrote (the parser keeps only its letters).
   const extensions = new Set(
     (options.message ?? '')
@@ -231,9 +236,17 @@ export function absentShare(
   terms.forEach((t, i) => {
     // Numbers and codes (an order number, "REF-3-a1b2c3", a version) are the visitor's particulars,
     // not the topic: a site that never printed them may still answer the question around them.
-    // So are the visitor's own file names, paths and dotted identifiers ("settings/dev.py", ".gz",
-    // "order.total"): no site prints them, whatever it is about.
-    if (stats.termFocus[i] === false || isCompoundOf(t, terms) || /\d/.test(t) || /[./]/.test(t) || extensions.has(t)) return;
+    // So are the visitor's own file names, paths, dotted identifiers and code ("settings/dev.py", ".gz",
+    // "order.total", "{{ total|euro }}"): no site prints them, whatever it is about.
+    if (
+      stats.termFocus[i] === false ||
+      isCompoundOf(t, terms) ||
+      /\d/.test(t) ||
+      /[./]/.test(t) ||
+      extensions.has(t) ||
+      code.some((w) => w.startsWith(t))
+    )
+      return;
     let w = weights[i] ?? 0;
     if ((stats.termDf[i] ?? 0) === 0 && !options.misspelt?.has(t)) {
       // A name the visitor typed (a product, a tool, an API) that the site never mentions says most

@@ -162,6 +162,11 @@ describe('absentShare (declining)', () => {
     );
     const extension = stats(['compress', 'file', 'gz', 'stream'], [50, 700, 0, 500], 10_000);
     expect(absentShare(extension, DEFAULT_RANKING, { message: 'compress file to .gz stream' })).toBe(0);
+    const code = stats(['write', 'order.total', 'euro', 'templat', 'function'], [700, 0, 0, 1300, 1200], 10_000);
+    expect(absentShare(code, DEFAULT_RANKING, { message: 'I write {{ order.total|euro }} in templates: where does my function go?' })).toBe(
+      0,
+    );
+    expect(absentShare(code, DEFAULT_RANKING, { message: 'I write `order.total|euro` in templates: where does my function go?' })).toBe(0);
     // The same letters written as a word are a word the site lacks.
     expect(absentShare(extension, DEFAULT_RANKING, { message: 'compress file to gz stream' })).toBeGreaterThan(0);
   });
