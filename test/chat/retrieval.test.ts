@@ -425,5 +425,20 @@ describe('retrieval against the real database', () => {
     await seeder.seed(other, [{ url: 'https://tiny.example/', title: 'Tiny', chunks: ['explain plan'] }], { embed: false });
     expect(await refreshLsa(pool, other)).toBe(0);
     expect(await lsaQueryVector(pool, other, 'plan')).toBeUndefined();
+
+    // The same pages stored in the opposite order (another crawl's order) learn the same vectors.
+    const reversed = await newClient();
+    await seeder.seed(reversed, [...pages].reverse(), { embed: false });
+    await refreshTermStats(pool, reversed);
+    expect(await refreshLsa(pool, reversed)).toBe(121);
+    const vectors = async (client: string) =>
+      (
+        await pool.query<{ key: string; vec: string }>(
+          `SELECT d.url || '#' || d.chunk_index AS key, c.vec::text AS vec FROM lsa_chunks c JOIN documents d ON d.id = c.document_id
+            WHERE c.client_id = $1 ORDER BY 1`,
+          [client],
+        )
+      ).rows;
+    expect(await vectors(reversed)).toEqual(await vectors(clientId));
   });
 });

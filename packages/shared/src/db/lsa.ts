@@ -28,7 +28,9 @@ export async function refreshLsa(pool: Pool, clientId: string): Promise<number> 
        FROM documents d CROSS JOIN LATERAL unnest(d.fts) u
       WHERE d.client_id = $1
       GROUP BY d.id
-      ORDER BY d.id`,
+      -- In page order, not by id (random): the same pages learn the same vectors whatever order the
+      -- crawl stored them in (the range finder is seeded; the matrix's row order was not).
+      ORDER BY d.url, d.chunk_index, d.id`,
     [clientId],
   );
   const model = await buildInWorker(rows);
