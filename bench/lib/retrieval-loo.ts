@@ -2,7 +2,7 @@
 // candidates are fetched once through the service's own search function, then every setting of a
 // grid is scored in memory; for each corpus, the setting best on the other corpora is scored on it.
 import { absentTerms, LOCAL_EMBEDDER_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
-import { answerablePassages } from '@kbchat/shared/chat/retrieval';
+import { answerablePassages, type RankedPassage } from '@kbchat/shared/chat/retrieval';
 import { lsaQueryVector } from '@kbchat/shared/db/lsa';
 import type { Queryable } from '@kbchat/shared/db/pool';
 import { type CandidateResult, misspeltTerms, searchCandidates } from '@kbchat/shared/db/retrieval';
@@ -59,13 +59,28 @@ export async function collectCases(db: Queryable, clientId: string, questions: Q
   return cases;
 }
 
+/**
+ * The passages the extractive answer quotes. Many settings of the grid hand a question the same
+ * passages: composing its answer once per distinct list keeps the leave-one-corpus-out run short.
+ */
+const quotedCache = new Map<string, number[]>();
+function quotedOf(question: Question, byId: Map<string, Question>, passages: RankedPassage[]): number[] {
+  const key = `${question.id}\n${question.question}\n${passages.map((p) => p.id).join(',')}`;
+  let used = quotedCache.get(key);
+  if (!used) {
+    used = composeAnswer(queryOf(question, byId), passages).used;
+    quotedCache.set(key, used);
+  }
+  return used;
+}
+
 /** The sources' pages each question would get with these weights (as retrieve() decides them). */
 export function evaluate(c: CorpusCases, params: RankingParams): CorpusScore {
   const answers = new Map<string, Answer>();
   for (const { question, result, misspelt } of c.cases) {
     const { passages } = answerablePassages(result, new Set(misspelt), question.question, { passages: 6, ranking: params });
     // The sources are the pages the extractive answer quotes, as the service reports them.
-    const quoted = passages.length === 0 ? [] : composeAnswer(queryOf(question, c.byId), passages).used.map((i) => passages[i]);
+    const quoted = passages.length === 0 ? [] : quotedOf(question, c.byId, passages).map((i) => passages[i]);
     const cited = passages.filter((p) => quoted.includes(p));
     answers.set(question.id, {
       pages: [...new Set((cited.length > 0 ? cited : passages.slice(0, 1)).map((p) => pageOf(p.url, c.siteUrl)))],
