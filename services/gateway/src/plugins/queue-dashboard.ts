@@ -75,8 +75,10 @@ async function buildBoard(admin: FastifyInstance, queues: Queues): Promise<Fasti
     return { status: 500, body: { error: 'Internal server error', details: [] } };
   };
   serverAdapter.setErrorHandler(boardErrors as unknown as Parameters<typeof serverAdapter.setErrorHandler>[0]);
+  // The gateway logs the request (at debug) as it arrives; this instance does not log it again.
   const app = Fastify({
     loggerInstance: admin.log,
+    disableRequestLogging: true,
     bodyLimit: admin.initialConfig.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
   });
