@@ -13,7 +13,7 @@
 // next to their own code (wasm, static assets, native binaries) or are loaded on demand anyway.
 // Our sources' import.meta.url (migrations, sql/, the widget and console entries, package.json) keeps
 // pointing at the source file it was written in, so every relative path still finds its file.
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -61,15 +61,18 @@ function fileKey(file) {
 /** True when the bundle exists and nothing it was built from changed (sizes and mtimes of every input). */
 export function bundleCurrent() {
   if (!existsSync(OUT)) return false;
-  let manifest;
-  try {
-    manifest = JSON.parse(readFileSync(MANIFEST, 'utf8'));
-  } catch {
-    return false;
-  }
-  if (manifest.root !== root) return false;
+  const manifest = readManifest();
+  if (manifest?.root !== root) return false;
   for (const [file, key] of Object.entries(manifest.inputs)) if (fileKey(path.resolve(root, file)) !== key) return false;
   return true;
+}
+
+function readManifest() {
+  try {
+    return JSON.parse(readFileSync(MANIFEST, 'utf8'));
+  } catch {
+    return undefined;
+  }
 }
 
 function isOurs(file) {
@@ -91,6 +94,7 @@ import { pathToFileURL as __kbchatPathToFileURL } from 'node:url';
 const __kbchatResolve = (s, from) => __kbchatPathToFileURL(__kbchatCreateRequire(from).resolve(s)).href;`;
 
 export async function build() {
+  const previousOutputs = readManifest()?.outputs ?? [];
   // esbuild is the gateway's dependency (it bundles the widget and console), not the root's.
   const esbuild = createRequire(path.join(root, 'services/gateway/package.json'))('esbuild');
   const plugin = {
@@ -184,6 +188,11 @@ export async function build() {
     } else writeFileSync(final, text);
   }
   const outputs = files.map((f) => path.basename(f.path).replace('kbchat.tmp.', 'kbchat.'));
+  // Chunks of the build before this one stay (a service started from it may still import one);
+  // older ones go.
+  const keep = new Set([...outputs, ...previousOutputs]);
+  for (const name of readdirSync(OUT_DIR))
+    if (name.startsWith('chunk-') && !keep.has(name)) rmSync(path.join(OUT_DIR, name), { force: true });
   const manifest = {
     root,
     outputs,
