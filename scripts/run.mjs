@@ -8,7 +8,9 @@
 //   2. Dependencies: `pnpm install --frozen-lockfile` when node_modules is missing or was installed
 //      from another pnpm-lock.yaml; pnpm is the one running this script when it is the pinned version,
 //      else `toolchain.pnpm` fetched into .tools/ the same way.
-//   3. <command>: a file (bin/kbchat.ts) runs on that Node — in this very process when it is the
+//   3. With --bundled (npm start), the file's minified bundle instead of the file, built when it is
+//      missing or stale (scripts/bundle.mjs): the idle service holds less source text.
+//   4. <command>: a file (bin/kbchat.ts) runs on that Node — in this very process when it is the
 //      running one, else in a child given this process's Node options; a name (vitest) is
 //      node_modules/.bin's, with that Node first on PATH. Signals are passed on and its exit code is ours.
 //
@@ -23,7 +25,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const want = { node: pkg.toolchain.node, pnpm: pkg.toolchain.pnpm };
 const tools = path.resolve(root, process.env.KBCHAT_TOOLS_DIR || '.tools');
-const [command, ...rest] = process.argv.slice(2);
+// --bundled: run the file's bundle (scripts/bundle.mjs), built first when missing or stale.
+const bundled = process.argv[2] === '--bundled';
+const [command, ...rest] = process.argv.slice(bundled ? 3 : 2);
 // `pnpm test -- <files>` passes its `--` on (npm drops it), and vitest would read it as "no filters".
 // None of package.json's commands has a `--` of its own, so the first one is the package manager's.
 const separator = rest.indexOf('--');
@@ -198,6 +202,7 @@ if (existsSync(toolPnpm)) pathEntries.push(path.join(tools, 'node_modules', '.bi
 
 const env = { ...process.env, PATH: [...pathEntries, process.env.PATH].join(path.delimiter) };
 const isFile = /\.(ts|mts|js|mjs|cjs)$/.test(command);
+const target = isFile ? path.resolve(root, bundled ? await bundleOf(command) : command) : undefined;
 const bin = path.join(root, 'node_modules', '.bin', command);
 if (!isFile && !existsSync(bin)) fail(`no ${command} in node_modules/.bin`);
 // npm exits on SIGTERM without passing it on: when whoever started us is gone, stop the command too,
@@ -216,18 +221,34 @@ if (isFile && node === process.execPath) {
   // The running Node fits: the file runs in this process rather than a second one, which would
   // hold another ~50 MB for as long as the service runs. It handles its own signals.
   process.env.PATH = env.PATH;
-  const file = path.resolve(root, command);
-  process.argv = [process.execPath, file, ...args];
+  process.argv = [process.execPath, target, ...args];
   whenOrphaned(() => process.kill(process.pid, 'SIGTERM'));
-  await import(pathToFileURL(file).href);
+  await import(pathToFileURL(target).href);
 } else {
   runChild();
+}
+
+/**
+ * The bundle of file (.build/kbchat.mjs for bin/kbchat.ts), built by `node scripts/bundle.mjs` in a
+ * child on the chosen Node when it is missing or any file it was built from changed — esbuild's work
+ * and memory stay out of this process, which may become the service. A failed build, or
+ * KBCHAT_BUNDLE=0, runs the sources instead.
+ */
+async function bundleOf(file) {
+  if (process.env.KBCHAT_BUNDLE === '0') return file;
+  const { ENTRY, OUT, bundleCurrent } = await import(pathToFileURL(path.join(root, 'scripts', 'bundle.mjs')).href);
+  if (path.resolve(root, file) !== path.join(root, ENTRY)) fail(`--bundled: only ${ENTRY} has a bundle`);
+  if (bundleCurrent()) return OUT;
+  const result = spawnSync(node, [path.join(root, 'scripts', 'bundle.mjs')], { stdio: 'inherit', env });
+  if (result.status === 0) return OUT;
+  say(`bundling ${file} failed (${result.error?.message ?? `exit ${result.status ?? result.signal}`}): running the sources`);
+  return file;
 }
 
 function runChild() {
   // Node's own options given to this script (e.g. --max-semi-space-size) go to the command's Node too.
   const child = isFile
-    ? spawn(node, [...process.execArgv, path.resolve(root, command), ...args], { stdio: 'inherit', env, argv0: 'node' })
+    ? spawn(node, [...process.execArgv, target, ...args], { stdio: 'inherit', env, argv0: 'node' })
     : spawn(bin, args, { stdio: 'inherit', env, shell: process.platform === 'win32' });
 
   // A process manager's SIGTERM, a terminal's Ctrl-C: the command decides how to stop; we wait for it.

@@ -72,7 +72,8 @@ describe('admin routes with ADMIN_API_KEY set', () => {
       'DELETE /api/admin/clients/:clientId',
       'GET /api/admin/clients/:clientId/leads',
       'GET /admin/queues',
-      'PUT /admin/queues/api/queues/:queueName/obliterate',
+      // The queue dashboard's routes (obliterate among them) are bull-board's, behind this one, loaded on first use.
+      'PUT /admin/queues/*',
       'GET /metrics',
     ]) {
       expect(guarded.map(label)).toContain(expected);

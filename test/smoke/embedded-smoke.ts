@@ -1,7 +1,9 @@
 // `pnpm smoke`: the README's quick start, as a newcomer runs it. `pnpm start` with no DATABASE_URL
 // on a fresh DATA_DIR must answer /healthz, create a client, stop cleanly on SIGTERM and find the
-// client again after a restart. Prints start time and idle memory (the figures for the README).
+// client again after a restart — run from its bundle (.build/kbchat.mjs), built first if stale.
+// Prints start time and idle memory (the figures for the README).
 import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -94,6 +96,9 @@ async function stop(run: Awaited<ReturnType<typeof start>>) {
     .filter((p) => /^node .*bin\/kbchat\.ts/.test(p.args))
     .at(-1);
   if (!service) fail('no node process running bin/kbchat.ts under pnpm start');
+  // npm start runs the service from its bundle (scripts/bundle.mjs), which the tests never load.
+  if (!service.args.includes('--bundled') || !existsSync(path.join(root, '.build', 'kbchat.mjs')))
+    fail(`pnpm start did not run the bundle: ${service.args}`);
   process.kill(service.pid, 'SIGTERM');
   const code = await run.exited;
   if (code !== 0) fail(`pnpm start exited ${code} after SIGTERM`);

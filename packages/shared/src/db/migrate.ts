@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runner } from 'node-pg-migrate';
 import pg from 'pg';
 import type { Logger } from '../logger.ts';
 
@@ -26,7 +25,11 @@ const PLACEHOLDERS: ReadonlySet<string> = new Set(['0005_hnsw_m12']);
  * and a second run finds nothing to do.
  */
 export async function migrate(databaseUrl: string, log?: Logger, options: { count?: number } = {}): Promise<string[]> {
-  await checkOrder(databaseUrl);
+  const run = new Set(await checkOrder(databaseUrl));
+  const pending = migrationNames().some((name) => !run.has(name));
+  // node-pg-migrate (with jiti, yaml and glob) is loaded only when there is something to run: a
+  // start on a migrated database never holds it (docs/performance.md, 22.2).
+  const { runner } = pending ? await import('node-pg-migrate') : { runner: async () => [] as { name: string }[] };
   const applied = await runner({
     // Only the next `count` migrations: a database as an older release left it (tests of upgrades).
     ...(options.count !== undefined ? { count: options.count } : {}),
@@ -61,9 +64,9 @@ function migrationNames(): string[] {
 /**
  * node-pg-migrate's order check without the placeholders: every migration the database ran still has
  * its file, and no file it has not run sorts before one it has (two branches that both took the
- * next number).
+ * next number). Returns the migrations the database ran.
  */
-async function checkOrder(databaseUrl: string): Promise<void> {
+async function checkOrder(databaseUrl: string): Promise<string[]> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let run: string[];
@@ -90,6 +93,7 @@ async function checkOrder(databaseUrl: string): Promise<void> {
   for (let i = 0; i < ran.length; i++) {
     if (ran[i] !== ordered[i]) throw new Error(`Not run migration ${ordered[i]} is preceding already run migration ${ran[i]}`);
   }
+  return run;
 }
 
 /**

@@ -3,7 +3,7 @@ import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings/emb
 import type { Runtime } from '@kbchat/shared/runtime';
 import type { Got } from 'got';
 import { createRenderer, type Renderer } from '../web/render.ts';
-import { fetchRobots, type Robots } from '../web/robots.ts';
+import type { Robots } from '../web/robots.ts';
 import { HostPoliteness } from './politeness.ts';
 
 /** The robots.txt product token we obey (the User-Agent names the same bot). */
@@ -56,7 +56,11 @@ export function createCrawlContext(rt: CrawlContext['rt']): CrawlContext {
     }
     const host = new URL(url).host;
     hit = politeness
-      .withSlot(host, null, () => fetchRobots(http, origin, ROBOTS_TOKEN, { timeoutMs: config.CRAWL_FETCH_TIMEOUT_MS }))
+      .withSlot(host, null, async () => {
+        // Loaded with the first crawl (its decoder's charset tables with it), not at start.
+        const { fetchRobots } = await import('../web/robots.ts');
+        return fetchRobots(http, origin, ROBOTS_TOKEN, { timeoutMs: config.CRAWL_FETCH_TIMEOUT_MS });
+      })
       .catch((err: Error) => {
         robotsCache.delete(key);
         // A refused address: every fetch of the origin will be refused too, and say so for each page.

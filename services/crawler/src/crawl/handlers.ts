@@ -5,15 +5,24 @@ import { isFinalAttempt } from '@kbchat/shared/queue/attempts';
 import type { JobHandlers } from '@kbchat/shared/queue/contract';
 import type { crawlQueue } from '@kbchat/shared/queue/queues';
 import type { CrawlContext } from './context.ts';
-import { finishCrawl, startCrawl } from './crawl-run.ts';
-import { processPage } from './page.ts';
+
+/**
+ * What a crawl runs — fetching, decoding, HTML and sitemap parsing (linkedom, Readability,
+ * htmlparser2, iconv-lite, fast-xml-parser: ~1.5 MB of code) — loaded with the first crawl job: a
+ * service that has not crawled since its start never holds it (docs/performance.md, 22.2).
+ */
+let work: Promise<typeof import('./crawl-run.ts') & typeof import('./page.ts')> | undefined;
+function crawlWork() {
+  work ??= Promise.all([import('./crawl-run.ts'), import('./page.ts')]).then(([run, page]) => ({ ...run, ...page }));
+  return work;
+}
 
 /** Thin processors: parse (done by registerWorker), call the feature function, let errors propagate for a retry. */
 export function crawlHandlers(ctx: CrawlContext): JobHandlers<typeof crawlQueue> {
   return {
     'crawl.start': async (data, job) => {
       try {
-        return await startCrawl(ctx, data);
+        return await (await crawlWork()).startCrawl(ctx, data);
       } catch (err) {
         // The last attempt: end the crawl as failed rather than leave it active forever.
         if (isFinalAttempt(job, err)) {
@@ -23,8 +32,8 @@ export function crawlHandlers(ctx: CrawlContext): JobHandlers<typeof crawlQueue>
         throw err;
       }
     },
-    'crawl.page': (data, job) => processPage(ctx, data, job),
-    'crawl.finish': (data) => finishCrawl(ctx, data),
+    'crawl.page': async (data, job) => (await crawlWork()).processPage(ctx, data, job),
+    'crawl.finish': async (data) => (await crawlWork()).finishCrawl(ctx, data),
     'crawl.scheduled': (data) => runScheduledCrawl(ctx.rt, data),
   };
 }
