@@ -239,10 +239,12 @@ export async function queuedChildren(db: Queryable, jobId: string, parent: strin
 
 /** True when no URL of the crawl is waiting or being fetched. */
 export async function isFrontierDrained(db: Queryable, jobId: string): Promise<boolean> {
-  const { rows } = await db.query<{ open: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM crawl_urls WHERE job_id = $1 AND state IN ('queued', 'active')) AS open`,
-    [jobId],
-  );
+  // Named (pool.ts): run after every page, so parsed and planned once per connection.
+  const { rows } = await db.query<{ open: boolean }>({
+    name: 'kbchat_frontier_open',
+    text: `SELECT EXISTS (SELECT 1 FROM crawl_urls WHERE job_id = $1 AND state IN ('queued', 'active')) AS open`,
+    values: [jobId],
+  });
   return !rows[0]?.open;
 }
 
