@@ -1,4 +1,7 @@
+import { type CrawlJobRow, parseJobRow, type RawJobRow } from '../jobs/job-data.ts';
 import { addJobCounters, lockJob, reserveFrontier } from '../jobs/job-store.ts';
+import { isUuid } from './clients.ts';
+import type { PageRow } from './pages.ts';
 import { type Pool, type Queryable, withTransaction } from './pool.ts';
 
 /**
@@ -59,9 +62,46 @@ export async function claimUrls(
   const { rows: unseen } = await pool.query<{ any: boolean }>(
     `SELECT EXISTS (SELECT 1 FROM unnest($2::text[]) AS u(url)
                      WHERE NOT EXISTS (SELECT 1 FROM crawl_urls c WHERE c.job_id = $1 AND c.url = u.url)) AS any`,
-    [jobId, [...input.candidates.map((c) => c.url), ...(input.skipped ?? []).map((s) => s.url)]],
+    [jobId, claimedUrls(input)],
   );
   if (!unseen[0]?.any) return { claimed: [], dropped: 0 };
+  return claimUnseen(pool, jobId, input);
+}
+
+/**
+ * A page's links → the frontier (claimUrls), then the URLs that page claimed and that still wait —
+ * including ones claimed by an earlier run of the same page that died before enqueueing them. When
+ * every link is claimed already (most pages), that is one statement: the check and the list together.
+ */
+export async function claimChildren(
+  pool: Pool,
+  jobId: string,
+  input: { candidates: Candidate[]; skipped?: (Candidate & { reason: string })[]; parent: string; maxPages: number },
+): Promise<Candidate[]> {
+  const { rows } = await pool.query<{ any: boolean; queued: Candidate[] }>({
+    name: 'kbchat_unclaimed_and_queued',
+    text: `SELECT EXISTS (SELECT 1 FROM unnest($2::text[]) AS u(url)
+                          WHERE NOT EXISTS (SELECT 1 FROM crawl_urls c WHERE c.job_id = $1 AND c.url = u.url)) AS any,
+                  coalesce((SELECT json_agg(json_build_object('url', c.url, 'depth', c.depth) ORDER BY c.created_at, c.url)
+                              FROM crawl_urls c WHERE c.job_id = $1 AND c.discovered_from = $3 AND c.state = 'queued'), '[]') AS queued`,
+    values: [jobId, claimedUrls(input), input.parent],
+  });
+  const row = rows[0];
+  if (row && !row.any) return row.queued;
+  await claimUnseen(pool, jobId, input);
+  return queuedChildren(pool, jobId, input.parent);
+}
+
+function claimedUrls(input: { candidates: Candidate[]; skipped?: Candidate[] }): string[] {
+  return [...input.candidates.map((c) => c.url), ...(input.skipped ?? []).map((s) => s.url)];
+}
+
+/** claimUrls' claim itself, under the job's row lock. */
+async function claimUnseen(
+  pool: Pool,
+  jobId: string,
+  input: { candidates: Candidate[]; skipped?: (Candidate & { reason: string })[]; parent: string; maxPages: number },
+): Promise<ClaimResult> {
   return withTransaction(pool, async (tx) => {
     const job = await lockJob(tx, jobId);
     if (!job || (job.status !== 'active' && job.status !== 'queued')) return { claimed: [], dropped: 0 };
@@ -130,34 +170,62 @@ export async function findCrawlUrl(db: Queryable, jobId: string, url: string): P
   return rows[0];
 }
 
-/** queued|active → active, counting the attempt. Undefined when the URL is already settled. */
-export async function markUrlActive(db: Queryable, jobId: string, url: string): Promise<CrawlUrlRow | undefined> {
-  const { rows } = await db.query<CrawlUrlRow>(
-    `UPDATE crawl_urls SET state = 'active', attempts = attempts + 1, updated_at = now()
-      WHERE job_id = $1 AND url = $2 AND state IN ('queued', 'active')
-      RETURNING *`,
-    [jobId, url],
-  );
-  return rows[0];
+export interface StartedPage {
+  /** The crawl, when the job is one (whatever its state). */
+  job: CrawlJobRow | undefined;
+  /** The URL was queued|active and is now active (its attempt counted); false: the crawl is not
+   *  active, is another client's or has no source, or the URL is settled already. */
+  active: boolean;
+  /** The sitemap's <lastmod> for the URL in this crawl (when active). */
+  lastmod: string | null;
+  /** The page stored for the URL, if any (when active). */
+  page: PageRow | undefined;
 }
 
 /**
- * Settles a URL. True only for the one call that moved it out of queued/active: the caller
- * counts the outcome only then, so a page re-run after a crash is never counted twice.
+ * The start of a page job in one statement: the crawl's row, the URL marked active (queued|active →
+ * active, its attempt counted) only when the crawl is active, the client's and has a source, and the page stored for the URL.
+ * Three round trips were one each; in one statement they also read one snapshot.
  */
-export async function settleUrl(
-  db: Queryable,
-  jobId: string,
-  url: string,
-  state: 'done' | 'skipped' | 'failed',
-  reason: string | null,
-): Promise<boolean> {
-  const { rowCount } = await db.query(
-    `UPDATE crawl_urls SET state = $3, reason = $4, updated_at = now()
-      WHERE job_id = $1 AND url = $2 AND state IN ('queued', 'active')`,
-    [jobId, url, state, reason?.slice(0, 300) ?? null],
+export async function startCrawlPage(db: Queryable, input: { jobId: string; clientId: string; url: string }): Promise<StartedPage> {
+  if (!isUuid(input.jobId)) return { job: undefined, active: false, lastmod: null, page: undefined };
+  const { rows } = await db.query<
+    RawJobRow & { url_active: boolean; url_lastmod: string | null; url_page: Record<string, unknown> | null }
+  >(
+    `WITH j AS (
+       SELECT * FROM jobs WHERE id = $1
+     ), u AS (
+       UPDATE crawl_urls c SET state = 'active', attempts = c.attempts + 1, updated_at = now()
+        WHERE c.job_id = $1 AND c.url = $2 AND c.state IN ('queued', 'active')
+          AND EXISTS (SELECT 1 FROM j WHERE j.kind = 'crawl' AND j.status = 'active' AND j.client_id::text = $3 AND j.source_id IS NOT NULL)
+        RETURNING c.lastmod
+     )
+     SELECT j.*, EXISTS (SELECT 1 FROM u) AS url_active, (SELECT u.lastmod FROM u) AS url_lastmod,
+            (SELECT to_jsonb(p) FROM pages p WHERE p.client_id = j.client_id AND p.url = $2 AND EXISTS (SELECT 1 FROM u)) AS url_page
+       FROM j`,
+    [input.jobId, input.url, input.clientId],
   );
-  return (rowCount ?? 0) > 0;
+  const row = rows[0];
+  if (!row) return { job: undefined, active: false, lastmod: null, page: undefined };
+  const { url_active, url_lastmod, url_page, ...raw } = row;
+  const job = parseJobRow(raw);
+  return {
+    job: job.kind === 'crawl' ? job : undefined,
+    active: url_active,
+    lastmod: url_lastmod,
+    page: url_page ? pageFromJson(url_page) : undefined,
+  };
+}
+
+/** A pages row as to_jsonb gave it: its timestamps back to Dates. */
+function pageFromJson(json: Record<string, unknown>): PageRow {
+  const date = (v: unknown) => (typeof v === 'string' ? new Date(v) : null);
+  return {
+    ...(json as unknown as PageRow),
+    fetched_at: date(json.fetched_at),
+    created_at: date(json.created_at) as Date,
+    updated_at: date(json.updated_at) as Date,
+  };
 }
 
 /** The URLs a page claimed that are still waiting: re-enqueued (idempotently) when the page is re-run. */
@@ -171,10 +239,12 @@ export async function queuedChildren(db: Queryable, jobId: string, parent: strin
 
 /** True when no URL of the crawl is waiting or being fetched. */
 export async function isFrontierDrained(db: Queryable, jobId: string): Promise<boolean> {
-  const { rows } = await db.query<{ open: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM crawl_urls WHERE job_id = $1 AND state IN ('queued', 'active')) AS open`,
-    [jobId],
-  );
+  // Named (pool.ts): run after every page, so parsed and planned once per connection.
+  const { rows } = await db.query<{ open: boolean }>({
+    name: 'kbchat_frontier_open',
+    text: `SELECT EXISTS (SELECT 1 FROM crawl_urls WHERE job_id = $1 AND state IN ('queued', 'active')) AS open`,
+    values: [jobId],
+  });
   return !rows[0]?.open;
 }
 

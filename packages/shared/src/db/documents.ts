@@ -23,7 +23,8 @@ export interface ChunkInput {
  * with the current model on another page of the client lends its vector (boilerplate blocks, a
  * page that moved to a new URL). Returns how many documents were created and the ids of those that
  * wait for an embedding (embed_job_id = jobId), so the caller can enqueue them without reading
- * them back.
+ * them back. The statement is kbchat_replace_page_documents (packages/shared/sql/store-page.sql),
+ * which the crawler's one-call page store runs too.
  */
 export async function replacePageDocuments(
   db: Queryable,
@@ -38,33 +39,10 @@ export async function replacePageDocuments(
     model: string;
   },
 ): Promise<{ created: number; pendingIds: string[] }> {
-  const { rows } = await db.query<{ id: string; pending: boolean }>(
-    `WITH old AS (
-       DELETE FROM documents WHERE page_id = $1
-       RETURNING title, heading, content_hash, embedding, embedding_model, token_count
-     ), fresh AS (
-       SELECT * FROM unnest($7::int[], $8::text[], $9::text[], $10::text[]) AS n(chunk_index, heading, content, content_hash)
-     )
-     INSERT INTO documents (client_id, source_id, page_id, url, title, heading, chunk_index, content, content_hash,
-                            token_count, embedding, embedding_model, embed_job_id)
-     SELECT $2, $3, $1, $4, $5, n.heading, n.chunk_index, n.content, n.content_hash,
-            o.token_count, o.embedding, o.embedding_model,
-            CASE WHEN o.embedding IS NOT NULL AND o.embedding_model = $11 THEN NULL ELSE $6::uuid END
-       FROM fresh n
-       LEFT JOIN LATERAL (
-         (SELECT old.embedding, old.embedding_model, old.token_count FROM old
-           WHERE old.content_hash = n.content_hash AND old.title = $5 AND old.heading IS NOT DISTINCT FROM n.heading
-             AND old.embedding IS NOT NULL
-           LIMIT 1)
-         UNION ALL
-         (SELECT d.embedding, d.embedding_model, d.token_count FROM documents d
-           WHERE d.client_id = $2 AND d.content_hash = n.content_hash AND d.page_id <> $1 AND d.title = $5
-             AND d.heading IS NOT DISTINCT FROM n.heading AND d.embedding IS NOT NULL AND d.embedding_model = $11
-           LIMIT 1)
-         LIMIT 1
-       ) o ON true
-     RETURNING id, embed_job_id IS NOT NULL AS pending`,
-    [
+  const { rows } = await db.query<{ created: number; pending_ids: string[] }>({
+    name: 'kbchat_replace_page_documents',
+    text: 'SELECT created, pending_ids FROM kbchat_replace_page_documents($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
+    values: [
       input.pageId,
       input.clientId,
       input.sourceId,
@@ -77,26 +55,8 @@ export async function replacePageDocuments(
       input.chunks.map((c) => c.hash),
       input.model,
     ],
-  );
-  return { created: rows.length, pendingIds: rows.filter((r) => r.pending).map((r) => r.id) };
-}
-
-/**
- * An unchanged page: its documents stay, follow the page to this source, and those without an
- * embedding of the current model are put on this job's list. Returns their ids.
- */
-export async function keepPageDocuments(
-  db: Queryable,
-  input: { pageId: string; sourceId: string; jobId: string; model: string },
-): Promise<string[]> {
-  const { rows } = await db.query<{ id: string; pending: boolean }>(
-    `UPDATE documents SET source_id = $2,
-            embed_job_id = CASE WHEN embedding IS NULL OR embedding_model IS DISTINCT FROM $4 THEN $3::uuid ELSE embed_job_id END
-      WHERE page_id = $1
-      RETURNING id, embed_job_id = $3::uuid AS pending`,
-    [input.pageId, input.sourceId, input.jobId, input.model],
-  );
-  return rows.filter((r) => r.pending).map((r) => r.id);
+  });
+  return { created: rows[0]?.created ?? 0, pendingIds: rows[0]?.pending_ids ?? [] };
 }
 
 export async function pageDocumentsAwaiting(db: Queryable, pageId: string, jobId: string): Promise<string[]> {
@@ -105,11 +65,6 @@ export async function pageDocumentsAwaiting(db: Queryable, pageId: string, jobId
     [pageId, jobId],
   );
   return rows.map((r) => r.id);
-}
-
-export async function pageDocumentCount(db: Queryable, pageId: string): Promise<number> {
-  const { rows } = await db.query<{ n: string }>('SELECT count(*) AS n FROM documents WHERE page_id = $1', [pageId]);
-  return Number(rows[0]?.n ?? 0);
 }
 
 /**

@@ -26,12 +26,6 @@ export async function findPage(db: Queryable, clientId: string, url: string): Pr
   return rows[0];
 }
 
-/** Locks the page row (if any) inside the storing transaction, so two stores of one URL serialise. */
-export async function lockPage(db: Queryable, clientId: string, url: string): Promise<PageRow | undefined> {
-  const { rows } = await db.query<PageRow>('SELECT * FROM pages WHERE client_id = $1 AND url = $2 FOR UPDATE', [clientId, url]);
-  return rows[0];
-}
-
 export interface PageWrite {
   clientId: string;
   sourceId: string;
@@ -44,27 +38,6 @@ export interface PageWrite {
   httpStatus: number;
   links: string[];
   sitemapLastmod: string | null;
-}
-
-/**
- * Another page of this crawl with exactly this content (the same page under a second URL, e.g. an
- * extra query parameter without a rel=canonical). Call under lockContentHash, so two copies being
- * stored at once cannot both miss each other.
- */
-export async function findSameContentInJob(
-  db: Queryable,
-  input: { clientId: string; jobId: string; contentHash: string; url: string },
-): Promise<string | undefined> {
-  const { rows } = await db.query<{ url: string }>(
-    `SELECT url FROM pages WHERE client_id = $1 AND last_job_id = $2 AND content_hash = $3 AND url <> $4 LIMIT 1`,
-    [input.clientId, input.jobId, input.contentHash, input.url],
-  );
-  return rows[0]?.url;
-}
-
-/** Transaction-scoped lock on (job, content hash): serialises stores of identical content. */
-export async function lockContentHash(db: Queryable, jobId: string, contentHash: string): Promise<void> {
-  await db.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`${jobId}:${contentHash}`]);
 }
 
 /** Inserts or refreshes the page as indexed by this job; returns its id. */
@@ -82,43 +55,6 @@ export async function upsertIndexedPage(db: Queryable, p: PageWrite): Promise<st
     [p.clientId, p.sourceId, p.url, p.title, p.contentHash, p.etag, p.lastModified, p.httpStatus, p.jobId, p.links, p.sitemapLastmod],
   );
   return (rows[0] as { id: string }).id;
-}
-
-/**
- * A 304, an unchanged sitemap lastmod or an unchanged body: the page is seen by this job, its
- * documents stay as they are. httpStatus null: not fetched (the stored status stands).
- */
-export async function markPageSeen(
-  db: Queryable,
-  pageId: string,
-  input: {
-    sourceId: string;
-    jobId: string;
-    httpStatus: number | null;
-    sitemapLastmod: string | null;
-    etag?: string | null;
-    lastModified?: string | null;
-    title?: string;
-    links?: string[];
-  },
-): Promise<void> {
-  await db.query(
-    `UPDATE pages SET source_id = $2, last_job_id = $3, etag = coalesce($4, etag), last_modified = coalesce($5, last_modified),
-                      http_status = coalesce($6, http_status), title = coalesce($7, title), links = coalesce($8, links),
-                      sitemap_lastmod = $9, fetched_at = CASE WHEN $6::int IS NULL THEN fetched_at ELSE now() END, updated_at = now()
-      WHERE id = $1`,
-    [
-      pageId,
-      input.sourceId,
-      input.jobId,
-      input.etag ?? null,
-      input.lastModified ?? null,
-      input.httpStatus,
-      input.title ?? null,
-      input.links ?? null,
-      input.sitemapLastmod,
-    ],
-  );
 }
 
 /**
@@ -145,18 +81,6 @@ export async function deleteGonePages(db: Queryable, input: { sourceId: string; 
     [input.sourceId, input.jobId, input.capped],
   );
   return Number(rows[0]?.n ?? 0);
-}
-
-/** A page this crawl stored for the first time ('added') or with new content ('changed'). */
-export async function recordPageChange(
-  db: Queryable,
-  input: { jobId: string; sourceId: string; url: string; change: 'added' | 'changed' },
-): Promise<void> {
-  await db.query(
-    `INSERT INTO crawl_changes (job_id, source_id, url, change) VALUES ($1, $2, $3, $4)
-     ON CONFLICT (job_id, url) DO NOTHING`,
-    [input.jobId, input.sourceId, input.url, input.change],
-  );
 }
 
 export interface CrawlChanges {

@@ -1,6 +1,6 @@
 import { compileScope } from '@kbchat/shared/crawl/scope';
 import { isSameSite, normalizeUrl } from '@kbchat/shared/crawl/url';
-import { type Candidate, claimUrls, isFrontierDrained, queuedChildren } from '@kbchat/shared/db/crawl-urls';
+import { type Candidate, claimChildren, isFrontierDrained } from '@kbchat/shared/db/crawl-urls';
 import type { CrawlJobRow } from '@kbchat/shared/jobs/job-data';
 import { finishJobId, pageJobId } from '@kbchat/shared/pipeline/job-ids';
 import type { CrawlContext } from './context.ts';
@@ -68,13 +68,13 @@ export function sameSiteLinks(job: CrawlJobRow, links: readonly string[]): strin
  * enqueueing them.
  */
 export async function claimAndEnqueue(ctx: CrawlContext, job: CrawlJobRow, parent: string, links: PartitionedLinks): Promise<void> {
-  await claimUrls(ctx.rt.pool, job.id, {
+  const queued = await claimChildren(ctx.rt.pool, job.id, {
     candidates: links.candidates,
     skipped: links.disallowed,
     parent,
     maxPages: job.options.maxPages,
   });
-  await enqueuePages(ctx, job, await queuedChildren(ctx.rt.pool, job.id, parent));
+  await enqueuePages(ctx, job, queued);
 }
 
 export async function enqueuePages(ctx: CrawlContext, job: Pick<CrawlJobRow, 'id' | 'client_id'>, urls: Candidate[]): Promise<void> {

@@ -1,11 +1,11 @@
 import { chunkSections } from '@kbchat/shared/crawl/chunker';
 import { isSameSite, normalizeUrl } from '@kbchat/shared/crawl/url';
-import { claimAlias, findCrawlUrl, markUrlActive } from '@kbchat/shared/db/crawl-urls';
+import { claimAlias, findCrawlUrl, startCrawlPage } from '@kbchat/shared/db/crawl-urls';
 import { pageDocumentsAwaiting } from '@kbchat/shared/db/documents';
 import { findPage, type PageRow } from '@kbchat/shared/db/pages';
 import { enqueueEmbedding } from '@kbchat/shared/embedding/enqueue';
 import { type CrawlJobRow, hasSource, type SourcedCrawlJobRow } from '@kbchat/shared/jobs/job-data';
-import { addJobNote, findCrawlJob } from '@kbchat/shared/jobs/job-store';
+import { addJobNote } from '@kbchat/shared/jobs/job-store';
 import { findOutboundBlockedError } from '@kbchat/shared/net/outbound';
 import { isFinalAttempt } from '@kbchat/shared/queue/attempts';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
@@ -52,20 +52,22 @@ class RetryablePageError extends Error {
 
 export async function processPage(ctx: CrawlContext, data: PageData, bullJob: Job): Promise<PageResult> {
   const { pool } = ctx.rt;
-  const job = await findCrawlJob(pool, data.jobId);
+  // The crawl, the URL marked active (only when the crawl is active and this client's) and the page
+  // stored for it: one statement.
+  const start = await startCrawlPage(pool, { jobId: data.jobId, clientId: data.clientId, url: data.url });
+  const { job } = start;
   // The crawl ended or its client was deleted meanwhile: nothing left to do.
   if (job?.status !== 'active' || job.client_id !== data.clientId || !hasSource(job)) return { outcome: 'gone' };
 
-  const row = await markUrlActive(pool, job.id, data.url);
-  if (!row) {
+  if (!start.active) {
     await reissueFollowUps(ctx, job, data.url);
     return { outcome: 'already-settled' };
   }
 
   // Conditional GET (or none at all) only when we hold what it cannot give: the page's content and its links.
-  const found = await findPage(pool, job.client_id, data.url);
+  const found = start.page;
   const known = found?.status === 'indexed' && found.links !== null && found.content_hash !== null ? found : undefined;
-  const lastmod = row.lastmod;
+  const lastmod = start.lastmod;
   if (known && lastmod !== null && known.sitemap_lastmod === lastmod) {
     // The sitemap says the page has not changed since its stored content was fetched: no request at all.
     const result = await storeUnchanged(ctx, job, data, known, { fetched: false, lastmod });
