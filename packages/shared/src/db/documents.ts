@@ -16,6 +16,11 @@ export interface ChunkInput {
   hash: string;
 }
 
+/** A page's chunks as the four parallel arrays the store functions take (unnest in SQL). */
+export function chunkColumns(chunks: readonly ChunkInput[]): [number[], (string | null)[], string[], string[]] {
+  return [chunks.map((c) => c.index), chunks.map((c) => c.heading), chunks.map((c) => c.content), chunks.map((c) => c.hash)];
+}
+
 /**
  * Swaps a page's chunks (call inside the page's storing transaction). A new chunk whose title,
  * heading and content equal an old one's keeps that embedding: an edit to one paragraph costs
@@ -42,19 +47,7 @@ export async function replacePageDocuments(
   const { rows } = await db.query<{ created: number; pending_ids: string[] }>({
     name: 'kbchat_replace_page_documents',
     text: 'SELECT created, pending_ids FROM kbchat_replace_page_documents($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-    values: [
-      input.pageId,
-      input.clientId,
-      input.sourceId,
-      input.url,
-      input.title,
-      input.jobId,
-      input.chunks.map((c) => c.index),
-      input.chunks.map((c) => c.heading),
-      input.chunks.map((c) => c.content),
-      input.chunks.map((c) => c.hash),
-      input.model,
-    ],
+    values: [input.pageId, input.clientId, input.sourceId, input.url, input.title, input.jobId, ...chunkColumns(input.chunks), input.model],
   });
   return { created: rows[0]?.created ?? 0, pendingIds: rows[0]?.pending_ids ?? [] };
 }

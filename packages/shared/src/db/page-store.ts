@@ -1,4 +1,4 @@
-import type { ChunkInput } from './documents.ts';
+import { type ChunkInput, chunkColumns } from './documents.ts';
 import type { Queryable } from './pool.ts';
 
 /**
@@ -56,10 +56,7 @@ export async function storeIndexedPageRow(
       p.links,
       p.sitemapLastmod,
       p.model,
-      p.chunks.map((c) => c.index),
-      p.chunks.map((c) => c.heading),
-      p.chunks.map((c) => c.content),
-      p.chunks.map((c) => c.hash),
+      ...chunkColumns(p.chunks),
     ],
   });
   return toOutcome(rows[0]);
