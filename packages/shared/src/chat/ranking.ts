@@ -57,7 +57,7 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
   secondChunkWeight: 0.3,
   maxAbsentShare: 0.3,
   namedWeight: 3,
-  relatedPageRatio: 0.7,
+  relatedPageRatio: 0.5,
   maxPages: 3,
 });
 
