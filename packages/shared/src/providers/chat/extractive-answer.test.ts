@@ -102,6 +102,16 @@ describe('composeAnswer', () => {
     expect(parameter.text).toBe(
       'fs.rm(path[, options], callback): When true, recursive directory removal is performed on the path and its contents. [1]',
     );
+    // Nor is a history table's version cell ("v7.5.0, v6.13.0").
+    const history = composeAnswer('querystring vs URLSearchParams', [
+      passage(
+        'a',
+        'https://s/url',
+        'new URLSearchParams()\nv7.5.0, v6.13.0\nThe URLSearchParams interface and the querystring module have similar purpose.',
+        'URL',
+      ),
+    ]);
+    expect(history.text).toBe('new URLSearchParams(): The URLSearchParams interface and the querystring module have similar purpose. [1]');
     // Sphinx's anchor marks are not part of the name; an admonition's title and a REPL line are not names.
     const sphinx = composeAnswer('how do i roll back a transaction', [
       {

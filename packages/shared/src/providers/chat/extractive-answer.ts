@@ -104,8 +104,11 @@ export function sentencesOf(content: string): Sentence[] {
 /** "Label: value": a short label, a colon, then its value. */
 const LABEL_LINE = /^[^:]{1,30}:\s+\S/;
 
-/** A parameter line of an API reference: a name and its type in angle brackets. */
-const TYPED_PARAMETER = /^\S+\s+<[^>]+>/;
+/**
+ * A parameter line of an API reference (a name and its type in angle brackets), or a cell of its
+ * history table (the versions a change came in: "v7.5.0, v6.13.0").
+ */
+const TYPED_PARAMETER = /^\S+\s+<[^>]+>|^v?\d+\.\d+(\.\d+)?(,\s*v?\d+\.\d+(\.\d+)?)*$/;
 
 /** Section names that say nothing about what the section holds. */
 const GENERIC_HEADING =
