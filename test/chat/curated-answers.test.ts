@@ -149,6 +149,15 @@ describe('knowledge gaps and curated answers', () => {
       expect((await api(kb.baseUrl, 'POST', `/api/admin/clients/${a}/answers`, body)).status, JSON.stringify(body)).toBe(400);
     }
     expect((await api(kb.baseUrl, 'PATCH', `/api/admin/clients/${a}/answers/${created.body.answerId}`, {})).status).toBe(400);
+    // An unknown key is named back when it looks like a field name; anything else is only counted.
+    const unknown = await api<{ details: string[] }>(kb.baseUrl, 'PATCH', `/api/admin/clients/${a}/answers/${created.body.answerId}`, {
+      answer: 'a',
+      colour: 'red',
+      '1); SELECT pg_sleep(10); --': 1,
+      '<script>': 2,
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.details).toEqual(['body has unknown keys: "colour", 2 more that are not field names']);
     expect((await api(kb.baseUrl, 'PATCH', `/api/admin/clients/${a}/answers/${randomUUID()}`, { answer: 'x' })).status).toBe(404);
     expect((await api(kb.baseUrl, 'GET', `/api/admin/clients/${randomUUID()}/knowledge-gaps`)).status).toBe(404);
     expect((await api(kb.baseUrl, 'GET', `/api/admin/clients/${a}/knowledge-gaps?from=tomorrow`)).status).toBe(400);

@@ -14,12 +14,30 @@ interface ValidationItem {
   instancePath?: string;
   message?: string;
   keyword?: string;
+  params?: { keys?: unknown } & Record<string, unknown>;
+}
+
+/** A key the error may name back to the caller: a field name's characters, not arbitrary input. */
+const NAMEABLE_KEY = /^[A-Za-z0-9_.-]{1,64}$/;
+
+/**
+ * "body has unknown keys: "colour"": field-name-like keys are named, the rest only counted — an
+ * error body never reflects arbitrary request text (markup, SQL, control characters) back.
+ */
+function unknownKeys(subject: string, keys: string[]): string {
+  const named = keys.filter((k) => NAMEABLE_KEY.test(k));
+  const others = keys.length - named.length;
+  const list = named.map((k) => `"${k}"`);
+  if (others > 0) list.push(`${others} more that ${others === 1 ? 'is not a field name' : 'are not field names'}`);
+  return `${subject} has unknown keys: ${list.join(', ')}`;
 }
 
 /** "name is required", "email must be a valid email address", "body must be a JSON object". */
 export function formatValidationIssue(item: ValidationItem, context: string | undefined): string {
   const field = (item.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
   const subject = field || (context === 'body' || context === undefined ? 'body' : context);
+  const keys = item.params?.keys;
+  if (item.keyword === 'unrecognized_keys' && Array.isArray(keys)) return unknownKeys(subject, keys.map(String));
   const message = item.message ?? 'is invalid';
   if (!field && /expected object/i.test(message)) return `${subject} must be a JSON object`;
   if (/^(is |must |should )/.test(message)) return `${subject} ${message}`;
