@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import { boundedMemo } from '../memo.ts';
 import { analyze, missesOneLetter } from '../providers/text/text-analysis.ts';
 
 /**
@@ -130,19 +131,10 @@ function loadRelated(): { bytes: Buffer; starts: Int32Array } {
 }
 
 // A question meets every curated answer's words: remember the lookups of the last questions.
-const relatedCache = new Map<string, string[]>();
 const RELATED_CACHE_MAX = 10_000;
 
 /** The stems WordNet relates to this one (its commonest senses' synonyms, derived forms, hypernyms). */
-export function relatedStems(stem: string): string[] {
-  let stems = relatedCache.get(stem);
-  if (stems === undefined) {
-    stems = lookUpRelated(stem);
-    if (relatedCache.size >= RELATED_CACHE_MAX) relatedCache.clear();
-    relatedCache.set(stem, stems);
-  }
-  return stems;
-}
+export const relatedStems: (stem: string) => string[] = boundedMemo(RELATED_CACHE_MAX, (stem: string) => lookUpRelated(stem));
 
 function lookUpRelated(stem: string): string[] {
   const { bytes, starts } = loadRelated();
@@ -162,17 +154,10 @@ function lookUpRelated(stem: string): string[] {
 }
 
 /** A term's key, the keys of the stems related to it and, for a compound, its words' keys. */
-function meaningsOf(key: string): Set<string> {
-  let meanings = meaningsCache.get(key);
-  if (meanings === undefined) {
-    const parts = key.includes('_') ? key.split('_') : [];
-    meanings = new Set([key, ...[...parts, ...relatedStems(key)].map((stem) => FAMILY_OF.get(stem) ?? stem)]);
-    if (meaningsCache.size >= RELATED_CACHE_MAX) meaningsCache.clear();
-    meaningsCache.set(key, meanings);
-  }
-  return meanings;
-}
-const meaningsCache = new Map<string, Set<string>>();
+const meaningsOf = boundedMemo(RELATED_CACHE_MAX, (key: string): Set<string> => {
+  const parts = key.includes('_') ? key.split('_') : [];
+  return new Set([key, ...[...parts, ...relatedStems(key)].map((stem) => FAMILY_OF.get(stem) ?? stem)]);
+});
 
 /**
  * Whether a term meets any of the others: the same key, one WordNet relates to it, or (typed by the
@@ -189,19 +174,14 @@ function meets(key: string, others: { has(key: string): boolean; keys(): Iterabl
 }
 
 // Every question meets the client's curated answers anew: remember their words.
-const curatedCache = new Map<string, { curated: Map<string, number>; known: Set<string> }>();
-const CURATED_CACHE_MAX = 1000;
+const curatedTermsOf = boundedMemo(1000, (text: string): { curated: Map<string, number>; known: Set<string> } => {
+  const [question = '', answer = ''] = text.split('\u0000');
+  const curated = matchTerms(question, true);
+  return { curated, known: new Set([...curated.keys(), ...matchTerms(answer, true).keys()]) };
+});
 
 function curatedTerms(answer: CuratedCandidate): { curated: Map<string, number>; known: Set<string> } {
-  const cacheKey = `${answer.question}\n${answer.answer}`;
-  let terms = curatedCache.get(cacheKey);
-  if (terms === undefined) {
-    const curated = matchTerms(answer.question, true);
-    terms = { curated, known: new Set([...curated.keys(), ...matchTerms(answer.answer, true).keys()]) };
-    if (curatedCache.size >= CURATED_CACHE_MAX) curatedCache.clear();
-    curatedCache.set(cacheKey, terms);
-  }
-  return terms;
+  return curatedTermsOf(`${answer.question}\u0000${answer.answer}`);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { boundedMemo } from '../../memo.ts';
 import { porterStem } from './porter-stemmer.ts';
 
 /**
@@ -65,18 +66,7 @@ function fold(text: string): string {
 }
 
 // Stemming is the costliest step and vocabularies are small: remember each word's stem.
-const stemCache = new Map<string, string>();
-const STEM_CACHE_MAX = 100_000;
-
-function stemOf(surface: string): string {
-  let stem = stemCache.get(surface);
-  if (stem === undefined) {
-    stem = porterStem(surface);
-    if (stemCache.size >= STEM_CACHE_MAX) stemCache.clear();
-    stemCache.set(surface, stem);
-  }
-  return stem;
-}
+const stemOf = boundedMemo(100_000, porterStem);
 
 function makeTerm(surface: string, part: boolean): Term {
   return { surface, stem: stemOf(surface), stop: STOP_WORDS.has(surface), part };
