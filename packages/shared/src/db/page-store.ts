@@ -1,4 +1,5 @@
 import { type ChunkInput, chunkColumns } from './documents.ts';
+import type { PageWrite } from './pages.ts';
 import type { Queryable } from './pool.ts';
 
 /**
@@ -21,22 +22,7 @@ interface StoreRow {
 
 export async function storeIndexedPageRow(
   db: Queryable,
-  p: {
-    clientId: string;
-    sourceId: string;
-    jobId: string;
-    crawlUrl: string;
-    pageUrl: string;
-    title: string;
-    contentHash: string;
-    etag: string | null;
-    lastModified: string | null;
-    httpStatus: number;
-    links: string[];
-    sitemapLastmod: string | null;
-    model: string;
-    chunks: ChunkInput[];
-  },
+  p: Omit<PageWrite, 'url'> & { crawlUrl: string; pageUrl: string; model: string; chunks: ChunkInput[] },
 ): Promise<StoreOutcome> {
   const { rows } = await db.query<StoreRow>({
     name: 'kbchat_store_indexed_page',
