@@ -1,3 +1,5 @@
+import { foldForIntent } from '../intent/classifier.ts';
+
 /**
  * A question for a price is answered only by a passage that states one (docs/retrieval.md,
  * "Declining"). "How much does hosting cost per month?" on a documentation site finds pages about
@@ -25,15 +27,8 @@ const ASKS_FOR_PRICE = new RegExp(
 const STATES_PRICE =
   /[$€£¥₹]\s?\d|\d\s?[$€£¥₹]|\b\d+(?:[.,]\d+)?\s?(?:eur|euros?|usd|dollars?|gbp|pounds|chf|francs?|yen|reais|brl|mxn|cad|aud)\b|\bfree of charge\b|\bno charge\b|\bkostenlos\b|\bgratuit\b|\bgratis\b/i;
 
-function fold(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase();
-}
-
 export function asksForPrice(message: string): boolean {
-  return ASKS_FOR_PRICE.test(fold(message));
+  return ASKS_FOR_PRICE.test(foldForIntent(message));
 }
 
 export function statesPrice(text: string): boolean {

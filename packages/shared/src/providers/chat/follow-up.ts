@@ -1,3 +1,4 @@
+import { foldForIntent } from '../../intent/classifier.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
 import { analyze } from '../text/text-analysis.ts';
 import type { ChatTurn } from './chat-provider.ts';
@@ -56,21 +57,12 @@ const INVERSE: Record<string, string[]> = {
 };
 const CREATION = new Set(['new', 'fresh']);
 
-function fold(text: string): string {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
-    .replace(/[\u2018\u2019]/g, "'")
-    .trim();
-}
-
 function contentTerms(text: string) {
   return analyze(text).filter((t) => !t.stop && !t.part);
 }
 
 export function looksLikeFollowUp(message: string): boolean {
-  const folded = fold(message);
+  const folded = foldForIntent(message);
   const content = contentTerms(message).length;
   if (CONTINUATION.test(folded)) return true;
   if (content <= 2) return true;
@@ -81,7 +73,7 @@ export function looksLikeFollowUp(message: string): boolean {
 export function rewriteFollowUp(message: string, history: ChatTurn[]): string {
   const previous = history.filter((t) => t.role === 'user' && t.content.trim().length > 0).reverse();
   if (previous.length === 0 || !looksLikeFollowUp(message)) return message;
-  const undone = UNDO.test(fold(message)) ? inverseOf((previous[0] as ChatTurn).content) : undefined;
+  const undone = UNDO.test(foldForIntent(message)) ? inverseOf((previous[0] as ChatTurn).content) : undefined;
   if (undone) return undone;
   const present = new Set(contentTerms(message).map((t) => t.stem));
   const picked: { surface: string; rarity: number; order: number }[] = [];
