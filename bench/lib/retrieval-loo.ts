@@ -7,7 +7,7 @@ import { lsaQueryVector } from '@kbchat/shared/db/lsa';
 import type { Queryable } from '@kbchat/shared/db/pool';
 import { type CandidateResult, misspeltTerms, searchCandidates } from '@kbchat/shared/db/retrieval';
 import type { ChatTurn } from '@kbchat/shared/providers/chat/chat-provider';
-import { composeAnswer } from '@kbchat/shared/providers/chat/extractive-answer';
+import { composeAnswer, type ExtractiveAnswer } from '@kbchat/shared/providers/chat/extractive-answer';
 import { rewriteFollowUp } from '@kbchat/shared/providers/chat/follow-up';
 import { embedLocal, LOCAL_EMBEDDING_MODEL } from '@kbchat/shared/providers/embeddings/local-embedder';
 import { pageOf, type Question } from './corpora.ts';
@@ -63,30 +63,32 @@ export async function collectCases(db: Queryable, clientId: string, questions: Q
  * The passages the extractive answer quotes. Many settings of the grid hand a question the same
  * passages: composing its answer once per distinct list keeps the leave-one-corpus-out run short.
  */
-const quotedCache = new Map<string, number[]>();
-function quotedOf(question: Question, byId: Map<string, Question>, passages: RankedPassage[]): number[] {
+export const quotedCache = new Map<string, ExtractiveAnswer>();
+function quotedOf(question: Question, byId: Map<string, Question>, passages: RankedPassage[]): ExtractiveAnswer {
   const key = `${question.id}\n${question.question}\n${passages.map((p) => p.id).join(',')}`;
-  let used = quotedCache.get(key);
-  if (!used) {
-    used = composeAnswer(queryOf(question, byId), passages).used;
-    quotedCache.set(key, used);
+  let answer = quotedCache.get(key);
+  if (!answer) {
+    answer = composeAnswer(queryOf(question, byId), passages);
+    quotedCache.set(key, answer);
   }
-  return used;
+  return answer;
 }
 
 /** The sources' pages each question would get with these weights (as retrieve() decides them). */
-export function evaluate(c: CorpusCases, params: RankingParams): CorpusScore {
+export function evaluate(c: CorpusCases, params: RankingParams): CorpusScore & { answers: Map<string, Answer> } {
   const answers = new Map<string, Answer>();
   for (const { question, result, misspelt } of c.cases) {
     const { passages } = answerablePassages(result, new Set(misspelt), question.question, { passages: 6, ranking: params });
     // The sources are the pages the extractive answer quotes, as the service reports them.
-    const quoted = passages.length === 0 ? [] : quotedOf(question, c.byId, passages).map((i) => passages[i]);
+    const answer = passages.length === 0 ? undefined : quotedOf(question, c.byId, passages);
+    const quoted = (answer?.used ?? []).map((i) => passages[i]);
     const cited = passages.filter((p) => quoted.includes(p));
     answers.set(question.id, {
       pages: [...new Set((cited.length > 0 ? cited : passages.slice(0, 1)).map((p) => pageOf(p.url, c.siteUrl)))],
+      text: answer?.text ?? '',
     });
   }
-  return scoreCorpus(c.questions, answers);
+  return { ...scoreCorpus(c.questions, answers), answers };
 }
 
 /** One number per corpus: margins over the issue's targets, declines weighed as the targets do. */
