@@ -154,3 +154,50 @@ describe('composeAnswer on a page that repeats itself', () => {
     expect(out.text).toContain('A one-off drain unblocking costs 89 euros.');
   });
 });
+
+describe('composeAnswer with a code example', () => {
+  const alter = [
+    'When you create a table and realise you made a mistake, you can change it.',
+    '',
+    'To add a column, use a command like:',
+    '',
+    'ALTER TABLE products ADD COLUMN description text;',
+    '',
+    'The new column is initially filled with whatever default value is given.',
+  ].join('\n');
+
+  it('quotes the example a sentence introduces, on lines of its own, and goes on after it', () => {
+    const out = composeAnswer('how do I add a column to a table', [passage('a', 'https://s/alter', alter)]);
+    expect(out.text).toBe(
+      'To add a column, use a command like:\nALTER TABLE products ADD COLUMN description text;\nThe new column is initially filled with whatever default value is given. [1]',
+    );
+  });
+
+  it('keeps a multi-line example whole, and quotes none that is too long to show', () => {
+    const example = (lines: number) =>
+      [
+        'The simplest server answers every request the same way.',
+        'Create a file with this content:',
+        ...Array.from({ length: lines }, (_, i) => (i === 0 ? "const http = require('node:http');" : `server.on('event${i}', () => {});`)),
+        '',
+        'Run it with node and open the page.',
+      ].join('\n');
+    const short = composeAnswer('how do I write a simplest server', [passage('a', 'https://s/server', example(3))]);
+    expect(short.text).toContain(
+      "Create a file with this content:\nconst http = require('node:http');\nserver.on('event1', () => {});\nserver.on('event2', () => {});\n",
+    );
+    const long = composeAnswer('how do I write a simplest server', [passage('a', 'https://s/server', example(12))]);
+    expect(long.text).toBe('The simplest server answers every request the same way. [1]');
+  });
+
+  it('quotes no list, heading or parameter line as if it were an example', () => {
+    const list = 'You can change a table in several ways, listed here:\n\nAdd columns\n\nRemove columns\n\nRename tables';
+    expect(composeAnswer('ways to change a table', [passage('a', 'https://s/ddl', list)]).text).toBe(
+      'You can change a table in several ways, listed here: [1]',
+    );
+    const params = 'The properties included on each object of the cpus list include:\nmodel <string>\nspeed <number> (in MHz)';
+    expect(composeAnswer('properties of each cpus object', [passage('a', 'https://s/os', params)]).text).toBe(
+      'The properties included on each object of the cpus list include: [1]',
+    );
+  });
+});

@@ -34,6 +34,8 @@ export interface Sentence {
   prose: boolean;
   /** The whole of a line: a short one that is not prose is a heading or a label. */
   line: boolean;
+  /** The first line of a block: a blank line (or nothing) stands before it. A code example's lines follow each other without one. */
+  blockStart: boolean;
 }
 
 export function queryTerms(query: string): QueryTerm[] {
@@ -88,17 +90,47 @@ function isProse(text: string, words: number): boolean {
 /** A passage's sentences in page order, each marked prose or not. */
 export function sentencesOf(content: string): Sentence[] {
   const out: Sentence[] = [];
-  for (const line of content.split(/\n+/)) {
+  let blockStart = true;
+  for (const line of content.split('\n')) {
     const parts = line
       .split(SENTENCE_END)
       .map((raw) => raw.trim().replace(/\s+/g, ' '))
       .filter(Boolean);
+    if (parts.length === 0) blockStart = true;
     for (const text of parts) {
       const words = text.split(' ').length;
-      out.push({ text, words, prose: isProse(text, words), line: parts.length === 1 });
+      out.push({ text, words, prose: isProse(text, words), line: parts.length === 1, blockStart });
+      blockStart = false;
     }
   }
   return out;
+}
+
+/** A code example's lines at most; a longer one is not quoted (cut, it would not run). */
+const CODE_LINES = 8;
+/** What a line of code has and a heading or a list item has not. */
+const CODE_LIKE = /[(){}[\];=<>$`'"_/\\|]|--|^[a-z][\w.-]*\s/;
+
+/**
+ * The code example a sentence ending in a colon introduces ("To add a column, use a command like:"):
+ * the one block of whole lines right after it (no blank line between them), when it reads as code
+ * and is short — the index after it and its lines, else nothing. Marks like "[1]" inside it would
+ * read as citations: not quoted.
+ */
+export function codeExampleAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
+  const first = sentences[index];
+  if (!first || first.prose || !first.line) return undefined;
+  let end = index + 1;
+  while (end < sentences.length && !(sentences[end] as Sentence).blockStart && (sentences[end] as Sentence).line) end++;
+  const lines = sentences.slice(index, end).map((s) => s.text);
+  // An API reference's parameter list ("model <string>") is not an example either.
+  if (
+    lines.length > CODE_LINES ||
+    !lines.some((l) => CODE.test(l) || CODE_LIKE.test(l)) ||
+    lines.some((l) => /\[\d{1,3}\]/.test(l) || TYPED_PARAMETER.test(l))
+  )
+    return undefined;
+  return { end, lines };
 }
 
 /** "Label: value": a short label, a colon, then its value. */
@@ -229,24 +261,39 @@ export function composeAnswer(query: string, passages: ChatPassage[]): Extractiv
   // A sentence that points back brings what it points at: the sentence, or the command or code
   // line, just before it ("ALTER TABLE products ADD COLUMN description text; That will cause…").
   if (POINTS_BACK.test(opener.text) && before && (before.prose || CODE.test(before.text)) && before.words + opener.words <= budget) start--;
-  const picked: string[] = [];
+  // Prose sentences, and a code example where a sentence introduces one: its lines stay lines.
+  const picked: { text: string; code: boolean }[] = [];
   // A page that says the same sentence twice (a summary, then the section) is quoted saying it once.
   const seen = new Set<string>();
   let words = 0;
   for (let i = start; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
     const lead = i === start && i < chosen.index;
-    if ((!s.prose && !lead) || (picked.length > 0 && words + s.words > budget)) break;
+    const last = picked.at(-1);
+    if (!s.prose && !lead) {
+      const example = last && !last.code && /:$/.test(last.text) ? codeExampleAt(sentences, i) : undefined;
+      const exampleWords = example ? example.lines.join(' ').split(' ').length : 0;
+      if (!example || words + exampleWords > budget) break;
+      picked.push({ text: example.lines.join('\n'), code: true });
+      words += exampleWords;
+      i = example.end - 1;
+      continue;
+    }
+    if (picked.length > 0 && words + s.words > budget) break;
     const key = s.text.toLowerCase().replace(/\s+/g, ' ');
     if (seen.has(key)) continue;
     seen.add(key);
-    picked.push(picked.length === 0 ? clip(s.text, budget) : s.text);
+    picked.push({ text: picked.length === 0 ? clip(s.text, budget) : s.text, code: false });
     words += s.words;
   }
   // A sentence ending in a colon introduces what follows it (a list, code) and reads cut off last.
-  while (picked.length > 1 && /:$/.test(picked.at(-1) as string)) picked.pop();
-  // The page's own footnote marks would read as citations with no source: only ours stay.
-  const quoted = stripCitationMarks(picked.join(' '));
+  while (picked.length > 1 && /:$/.test((picked.at(-1) as { text: string }).text)) picked.pop();
+  // The page's own footnote marks would read as citations with no source: only ours stay. A code
+  // example stands on lines of its own.
+  const quoted = picked
+    .map((p, k) => (p.code ? `\n${p.text}\n` : `${k > 0 && !picked[k - 1]?.code ? ' ' : ''}${stripCitationMarks(p.text)}`))
+    .join('')
+    .trim();
   const topic = topicOf(passages[chosen.passage] as ChatPassage, sentences, start, quoted);
   const parts = [`${topic ? `${topic}: ` : ''}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
   return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
