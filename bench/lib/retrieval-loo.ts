@@ -63,7 +63,7 @@ export async function collectCases(db: Queryable, clientId: string, questions: Q
  * The passages the extractive answer quotes. Many settings of the grid hand a question the same
  * passages: composing its answer once per distinct list keeps the leave-one-corpus-out run short.
  */
-export const quotedCache = new Map<string, ExtractiveAnswer>();
+const quotedCache = new Map<string, ExtractiveAnswer>();
 function quotedOf(question: Question, byId: Map<string, Question>, passages: RankedPassage[]): ExtractiveAnswer {
   const key = `${question.id}\n${question.question}\n${passages.map((p) => p.id).join(',')}`;
   let answer = quotedCache.get(key);

@@ -40,6 +40,7 @@ const FAMILIES: string[][] = [
   ['open', 'hour', 'close', 'time'],
 ];
 const FAMILY_OF = new Map<string, string>();
+const FAMILY_NAMES = new Set(FAMILIES.map((family) => family[0] as string));
 for (const family of FAMILIES) for (const stem of family) FAMILY_OF.set(stem, family[0] as string);
 
 /** Talk rather than topic (stems), beside the analyser's stop words. */
@@ -153,10 +154,19 @@ function lookUpRelated(stem: string): string[] {
   return [];
 }
 
-/** A term's key, the keys of the stems related to it and, for a compound, its words' keys. */
+/**
+ * A term's key, the keys of the stems related to it and, for a compound, its words' keys. A related
+ * stem that is an intent word stands for its family only when the term is one too: "motor" is
+ * related to "carry", but a visitor asking about motors does not ask whether something is sold.
+ */
 const meaningsOf = boundedMemo(RELATED_CACHE_MAX, (key: string): Set<string> => {
-  const parts = key.includes('_') ? key.split('_') : [];
-  return new Set([key, ...[...parts, ...relatedStems(key)].map((stem) => FAMILY_OF.get(stem) ?? stem)]);
+  const parts = key.includes('_') ? key.split('_').map((stem) => FAMILY_OF.get(stem) ?? stem) : [];
+  const intent = FAMILY_NAMES.has(key);
+  const related = relatedStems(key).flatMap((stem) => {
+    const family = FAMILY_OF.get(stem);
+    return family === undefined ? [stem] : intent ? [family] : [];
+  });
+  return new Set([key, ...parts, ...related]);
 });
 
 /**
