@@ -9,7 +9,7 @@ import { existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LOCAL_EMBEDDER_RANKING } from '@kbchat/shared/chat/ranking';
 import { startEmbeddedPostgres } from '@kbchat/shared/db/embedded-postgres';
-import pg from 'pg';
+import { createPool } from '@kbchat/shared/db/pool';
 import { serveDirectory } from '../test/support/fixture-site.ts';
 import { Bm25Reference } from './lib/bm25-reference.ts';
 import { CORPUS_LIST, type Corpus, loadQuestions, pageOf, type Question } from './lib/corpora.ts';
@@ -67,8 +67,9 @@ async function runCorpus(databaseUrl: string, env: BenchEnv, corpus: Corpus): Pr
     const answers = await ask(kb.baseUrl, clientId, questions, site.url);
     const score = scoreCorpus(questions, answers);
     writeAnswers(corpus.name, questions, answers);
-    const db = new pg.Client({ connectionString: databaseUrl });
-    await db.connect();
+    // The service's own pool: on the embedded database every connection shares one session, where
+    // the search's named statement would collide with the service's (createPool runs it unnamed).
+    const db = await createPool({ connectionString: databaseUrl, max: 1, applicationName: 'kbchat-bench' });
     let reference: { recallAt1: number; recallAt3: number };
     let cases: CorpusCases;
     try {
