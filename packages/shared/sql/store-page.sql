@@ -13,7 +13,13 @@
 -- happens only when it succeeded: a page re-run after a crash or a lost lock changes nothing and
 -- counts nothing a second time (docs/crawling.md).
 
--- Adds one page's outcome to its crawl's counters (one skip reason at most).
+-- Signatures these definitions replaced (a changed argument list is a new function, not a replacement).
+DROP FUNCTION IF EXISTS kbchat_count_page(uuid, int, int, int, int, int, int, text);
+DROP FUNCTION IF EXISTS kbchat_replace_page_documents(uuid, uuid, uuid, text, text, uuid, int[], text[], text[], text[], text);
+DROP FUNCTION IF EXISTS kbchat_store_indexed_page(uuid, uuid, uuid, text, text, text, text, text, text, int, text[], text, text, int[], text[], text[], text[]);
+
+-- Adds one page's outcome to its crawl's counters (one skip reason at most), and the documents the
+-- page store embedded itself with their tokens.
 CREATE OR REPLACE FUNCTION kbchat_count_page(
   p_job uuid,
   p_fetched int,
@@ -22,7 +28,9 @@ CREATE OR REPLACE FUNCTION kbchat_count_page(
   p_skipped int,
   p_failed int,
   p_documents int,
-  p_reason text
+  p_reason text,
+  p_embedded int DEFAULT 0,
+  p_embedding_tokens int DEFAULT 0
 ) RETURNS void
 -- PL/pgSQL rather than SQL: its statements' plans are kept for the session, a SQL function's for one call.
 LANGUAGE plpgsql VOLATILE AS $$
@@ -33,6 +41,8 @@ BEGIN
                   pages_skipped = pages_skipped + p_skipped,
                   pages_failed = pages_failed + p_failed,
                   documents_created = documents_created + p_documents,
+                  embeddings_done = embeddings_done + p_embedded,
+                  embedding_tokens = embedding_tokens + p_embedding_tokens,
                   skip_reasons = CASE WHEN p_reason IS NULL THEN skip_reasons
                                       ELSE skip_reasons || jsonb_build_object(p_reason, coalesce((skip_reasons ->> p_reason)::int, 0) + 1) END,
                   updated_at = now()
@@ -61,7 +71,9 @@ $$;
 -- Swaps a page's chunks (replacePageDocuments in packages/shared/src/db/documents.ts, which calls it
 -- too): a new chunk whose title, heading and content equal an old one's keeps that embedding; failing
 -- that, an identical chunk embedded with the current model on another page of the client lends its
--- vector. Returns how many documents were created and the ids of those waiting for an embedding on
+-- vector. Failing both, the chunk's own vector when the caller embedded it (the local model, computed
+-- where the chunk is made: no second write of the row). Returns how many documents were created, how
+-- many took the caller's vector (and its tokens), and the ids of those waiting for an embedding on
 -- p_job's list.
 CREATE OR REPLACE FUNCTION kbchat_replace_page_documents(
   p_page uuid,
@@ -74,8 +86,10 @@ CREATE OR REPLACE FUNCTION kbchat_replace_page_documents(
   p_chunk_heading text[],
   p_chunk_content text[],
   p_chunk_hash text[],
-  p_model text
-) RETURNS TABLE (created int, pending_ids uuid[])
+  p_model text,
+  p_chunk_embedding vector[] DEFAULT NULL,
+  p_chunk_tokens int[] DEFAULT NULL
+) RETURNS TABLE (created int, embedded int, embedding_tokens int, pending_ids uuid[])
 LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
   RETURN QUERY
@@ -83,13 +97,15 @@ BEGIN
     DELETE FROM documents d WHERE d.page_id = p_page
     RETURNING d.title, d.heading, d.content_hash, d.embedding, d.embedding_model, d.token_count
   ), fresh AS (
-    SELECT * FROM unnest(p_chunk_index, p_chunk_heading, p_chunk_content, p_chunk_hash) AS n(chunk_index, heading, content, content_hash)
-  ), ins AS (
-    INSERT INTO documents (client_id, source_id, page_id, url, title, heading, chunk_index, content, content_hash,
-                           token_count, embedding, embedding_model, embed_job_id)
-    SELECT p_client, p_source, p_page, p_url, p_title, n.heading, n.chunk_index, n.content, n.content_hash,
-           o.token_count, o.embedding, o.embedding_model,
-           CASE WHEN o.embedding IS NOT NULL AND o.embedding_model = p_model THEN NULL ELSE p_job END
+    SELECT * FROM unnest(p_chunk_index, p_chunk_heading, p_chunk_content, p_chunk_hash,
+                         coalesce(p_chunk_embedding, array_fill(NULL::vector, ARRAY[cardinality(p_chunk_index)])),
+                         coalesce(p_chunk_tokens, array_fill(NULL::int, ARRAY[cardinality(p_chunk_index)])))
+        AS n(chunk_index, heading, content, content_hash, embedding, token_count)
+  ), chosen AS (
+    -- A kept or lent vector of the current model first (no work), then the caller's, then whatever
+    -- the old chunk had (another model's: the embedder replaces it).
+    SELECT n.*, o.embedding AS o_embedding, o.embedding_model AS o_model, o.token_count AS o_tokens,
+           (o.embedding IS NULL OR o.embedding_model IS DISTINCT FROM p_model) AND n.embedding IS NOT NULL AS own
       FROM fresh n
       LEFT JOIN LATERAL (
         (SELECT old.embedding, old.embedding_model, old.token_count FROM old
@@ -103,10 +119,21 @@ BEGIN
           LIMIT 1)
         LIMIT 1
       ) o ON true
+  ), ins AS (
+    INSERT INTO documents (client_id, source_id, page_id, url, title, heading, chunk_index, content, content_hash,
+                           token_count, embedding, embedding_model, embed_job_id)
+    SELECT p_client, p_source, p_page, p_url, p_title, c.heading, c.chunk_index, c.content, c.content_hash,
+           CASE WHEN c.own THEN c.token_count ELSE c.o_tokens END,
+           CASE WHEN c.own THEN c.embedding ELSE c.o_embedding END,
+           CASE WHEN c.own THEN p_model ELSE c.o_model END,
+           CASE WHEN c.own OR (c.o_embedding IS NOT NULL AND c.o_model = p_model) THEN NULL ELSE p_job END
+      FROM chosen c
     RETURNING documents.id, documents.chunk_index, documents.embed_job_id IS NOT NULL AS pending
   )
-  SELECT count(*)::int, coalesce(array_agg(ins.id ORDER BY ins.chunk_index) FILTER (WHERE ins.pending), '{}')
-    FROM ins;
+  SELECT (SELECT count(*)::int FROM ins),
+         (SELECT count(*)::int FROM chosen WHERE own),
+         (SELECT coalesce(sum(token_count), 0)::int FROM chosen WHERE own),
+         (SELECT coalesce(array_agg(ins.id ORDER BY ins.chunk_index) FILTER (WHERE ins.pending), '{}') FROM ins);
 END
 $$;
 
@@ -135,7 +162,9 @@ CREATE OR REPLACE FUNCTION kbchat_store_indexed_page(
   p_chunk_index int[],
   p_chunk_heading text[],
   p_chunk_content text[],
-  p_chunk_hash text[]
+  p_chunk_hash text[],
+  p_chunk_embedding vector[] DEFAULT NULL,
+  p_chunk_tokens int[] DEFAULT NULL
 ) RETURNS TABLE (outcome text, page_id uuid, created int, pending_ids uuid[])
 LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -145,6 +174,8 @@ DECLARE
   v_hash text;
   v_page uuid;
   v_created int;
+  v_embedded int;
+  v_tokens int;
   v_pending uuid[];
 BEGIN
   -- Two stores of one URL serialise on its row.
@@ -205,11 +236,20 @@ BEGIN
   VALUES (p_job, p_source, p_page_url, CASE WHEN v_found THEN 'changed' ELSE 'added' END)
   ON CONFLICT (job_id, url) DO NOTHING;
 
-  SELECT r.created, r.pending_ids INTO v_created, v_pending
+  SELECT r.created, r.embedded, r.embedding_tokens, r.pending_ids INTO v_created, v_embedded, v_tokens, v_pending
     FROM kbchat_replace_page_documents(v_page, p_client, p_source, p_page_url, p_title, p_job,
-                                       p_chunk_index, p_chunk_heading, p_chunk_content, p_chunk_hash, p_model) r;
+                                       p_chunk_index, p_chunk_heading, p_chunk_content, p_chunk_hash, p_model,
+                                       p_chunk_embedding, p_chunk_tokens) r;
 
-  PERFORM kbchat_count_page(p_job, 1, 1, 0, 0, 0, v_created, NULL);
+  PERFORM kbchat_count_page(p_job, 1, 1, 0, 0, 0, v_created, NULL, v_embedded, v_tokens);
+  IF v_embedded > 0 THEN
+    -- What the embedder records for the vectors it writes (the local model costs nothing).
+    INSERT INTO usage (client_id, kind, model, requests, prompt_tokens, completion_tokens, cost_usd)
+    VALUES (p_client, 'embedding', p_model, 1, v_tokens, 0, 0)
+    ON CONFLICT (client_id, day, kind, model) DO UPDATE SET
+      requests = usage.requests + EXCLUDED.requests,
+      prompt_tokens = usage.prompt_tokens + EXCLUDED.prompt_tokens;
+  END IF;
   RETURN QUERY SELECT 'indexed'::text, v_page, v_created, v_pending;
 END
 $$;

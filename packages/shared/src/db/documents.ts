@@ -16,9 +16,22 @@ export interface ChunkInput {
   hash: string;
 }
 
+/** A chunk with the vector of the store's model already computed (the local model: see embedChunks). */
+export interface EmbeddedChunkInput extends ChunkInput {
+  embedding: number[];
+  /** cl100k tokens of what was embedded. */
+  tokens: number;
+}
+
 /** A page's chunks as the four parallel arrays the store functions take (unnest in SQL). */
 export function chunkColumns(chunks: readonly ChunkInput[]): [number[], (string | null)[], string[], string[]] {
   return [chunks.map((c) => c.index), chunks.map((c) => c.heading), chunks.map((c) => c.content), chunks.map((c) => c.hash)];
+}
+
+/** The chunks' own vectors (binary parameters) and tokens; undefined when they were not embedded. */
+export function chunkEmbeddings(chunks: readonly (ChunkInput | EmbeddedChunkInput)[]): { vectors: Buffer[]; tokens: number[] } | undefined {
+  if (chunks.length === 0 || !chunks.every((c): c is EmbeddedChunkInput => 'embedding' in c)) return undefined;
+  return { vectors: chunks.map((c) => toVectorBinary(c.embedding)), tokens: chunks.map((c) => c.tokens) };
 }
 
 /**

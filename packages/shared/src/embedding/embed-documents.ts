@@ -1,5 +1,6 @@
 import { chunkEmbeddingText } from '../crawl/chunker.ts';
 import {
+  type ChunkInput,
   type ClaimedDocument,
   type EmbeddingWrite,
   leaseDocumentsForEmbedding,
@@ -62,6 +63,28 @@ const WRITE_SLICE = 64;
 
 export function embeddingInput(doc: Pick<ClaimedDocument, 'title' | 'heading' | 'content'>): string {
   return chunkEmbeddingText(doc.title, doc.heading, doc.content);
+}
+
+/**
+ * A page's chunks with their vectors, computed where the chunks are made — for the local model,
+ * which costs a little CPU and no request: the page store writes each row once, with its vector,
+ * and no embed job runs for the page (docs/performance.md, 1a). Same input, truncation and token
+ * count as embedDocuments.
+ */
+export async function embedChunks<C extends ChunkInput>(
+  provider: EmbeddingProvider,
+  title: string,
+  chunks: readonly C[],
+): Promise<(C & { embedding: number[]; tokens: number })[]> {
+  const out: (C & { embedding: number[]; tokens: number })[] = [];
+  const batches = planBatches(chunks.map((c, i) => ({ id: String(i), text: embeddingInput({ title, heading: c.heading, content: c.content }) })));
+  for (const batch of batches) {
+    const result = await provider.embed(batch.inputs, undefined, batch.inputTokens);
+    batch.ids.forEach((id, i) => {
+      out.push({ ...(chunks[Number(id)] as C), embedding: result.vectors[i] as number[], tokens: batch.inputTokens[i] as number });
+    });
+  }
+  return out;
 }
 
 export async function embedDocuments(deps: EmbedDeps, input: EmbedInput, owner: string, signal?: AbortSignal): Promise<EmbedSummary> {
