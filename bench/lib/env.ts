@@ -149,11 +149,19 @@ export interface Child {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** `node <script>` from the repo root, with only the given environment (plus PATH and HOME). */
+/**
+ * `node <script>` from the repo root, with only the given environment (plus PATH and HOME, and
+ * BENCH_NODE_OPTIONS as NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=…` profiles every process a part starts).
+ */
 export function spawnNode(script: string, env: Record<string, string>, args: string[] = [], cwd = REPO_ROOT): Child {
   const child = spawn(process.execPath, [path.resolve(REPO_ROOT, script), ...args], {
     cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      ...(process.env.BENCH_NODE_OPTIONS ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS } : {}),
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
