@@ -27,9 +27,7 @@ export async function storeIndexedPageRow(
   // Chunks the crawler embedded (the local model) bring their vectors, each a binary parameter in an
   // ARRAY[…]: one statement per chunk count, named like the others.
   const embedded = chunkEmbeddings(p.chunks);
-  const own = embedded
-    ? `, ARRAY[${embedded.vectors.map((_, i) => `$${19 + i}::vector`).join(', ')}]::vector[], $18::int[]`
-    : '';
+  const own = embedded ? `, ARRAY[${embedded.vectors.map((_, i) => `$${19 + i}::vector`).join(', ')}]::vector[], $18::int[]` : '';
   const { rows } = await db.query<StoreRow>({
     name: `kbchat_store_indexed_page${embedded ? `_${embedded.vectors.length}` : ''}`,
     text: `SELECT outcome, page_id, created, pending_ids

@@ -77,7 +77,9 @@ export async function embedChunks<C extends ChunkInput>(
   chunks: readonly C[],
 ): Promise<(C & { embedding: number[]; tokens: number })[]> {
   const out: (C & { embedding: number[]; tokens: number })[] = [];
-  const batches = planBatches(chunks.map((c, i) => ({ id: String(i), text: embeddingInput({ title, heading: c.heading, content: c.content }) })));
+  const batches = planBatches(
+    chunks.map((c, i) => ({ id: String(i), text: embeddingInput({ title, heading: c.heading, content: c.content }) })),
+  );
   for (const batch of batches) {
     const result = await provider.embed(batch.inputs, undefined, batch.inputTokens);
     batch.ids.forEach((id, i) => {
