@@ -70,9 +70,11 @@ const SENTENCE_END = /(?<=[。！？])\s*|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(¿¡
 const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
 /**
  * A line of code or a statement, not a sentence about it: a statement's end, an assignment, a shell
- * or REPL prompt, a "//" comment, a template literal's "${", a block.
+ * or REPL prompt, a "//" comment, a template literal's "${", a block; Python run together by a page's
+ * markup — a "#" comment glued to the word before it ("This is# a hook"; "C#" is a name), a docstring's
+ * quotes, a "def name(" — is code too, and so is a line that opens with a shell or Python comment ("# ").
  */
-const CODE = /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{/;
+const CODE = /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{|^# |[a-z]{2}#\s|"""|\bdef \w+\(/;
 
 function isProse(text: string, words: number): boolean {
   if (UNSPACED_TEXT.test(text)) return text.length >= 6 && /[。！？.!?]$/u.test(text);
