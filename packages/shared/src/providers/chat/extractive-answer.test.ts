@@ -107,16 +107,26 @@ describe('composeAnswer', () => {
     expect(parameter.text).toBe(
       'fs.rm(path[, options], callback): When true, recursive directory removal is performed on the path and its contents. [1]',
     );
-    // Nor is a history table's version cell ("v7.5.0, v6.13.0").
+    // Nor is a history table's caption, header row or version cell ("History", "Version | Changes", "v7.5.0, v6.13.0").
     const history = composeAnswer('querystring vs URLSearchParams', [
       passage(
         'a',
         'https://s/url',
-        'new URLSearchParams()\nv7.5.0, v6.13.0\nThe URLSearchParams interface and the querystring module have similar purpose.',
+        'new URLSearchParams()\nHistory\nVersion | Changes\nv7.5.0, v6.13.0\nThe URLSearchParams interface and the querystring module have similar purpose.',
         'URL',
       ),
     ]);
     expect(history.text).toBe('new URLSearchParams(): The URLSearchParams interface and the querystring module have similar purpose. [1]');
+    // Nor a code example's import or return statement or closing bracket.
+    const code = composeAnswer('bulk publish articles in the admin', [
+      passage(
+        'a',
+        'https://s/actions',
+        'Admin actions\nfrom django.db import models\nreturn self.title\n]\nWe could publish each article in the admin one at a time.',
+        'Actions',
+      ),
+    ]);
+    expect(code.text).toBe('Admin actions: We could publish each article in the admin one at a time. [1]');
     // Sphinx's anchor marks are not part of the name; an admonition's title and a REPL line are not names.
     const sphinx = composeAnswer('how do i roll back a transaction', [
       {

@@ -144,9 +144,15 @@ const LABEL_LINE = /^[^:]{1,30}:\s+\S/;
  */
 const TYPED_PARAMETER = /^\S+\s+<[^>]+>|^v?\d+\.\d+(\.\d+)?(,\s*v?\d+\.\d+(\.\d+)?)*$/;
 
+/**
+ * Not a section's name: a table's header row ("Version | Changes"), a return or import statement
+ * ("return self.title", "from django.db import models"), a line without a letter (a code block's "]").
+ */
+const NOT_A_HEADING = /\s\|\s|^return\b|^(from\s+\S+\s+)?import\s|^\P{L}*$/u;
+
 /** Section names that say nothing about what the section holds. */
 const GENERIC_HEADING =
-  /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?|warning|caution|important|tip|hint|danger|attention)$/i;
+  /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?|history|warning|caution|important|tip|hint|danger|attention)$/i;
 
 /**
  * What the quoted sentence is about, when the page says it only in a heading: the nearest heading
@@ -167,7 +173,10 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
       !CODE.test(s.text) &&
       !/[.,;:]$/.test(s.text) &&
       !LABEL_LINE.test(s.text) &&
-      !TYPED_PARAMETER.test(s.text)
+      !TYPED_PARAMETER.test(s.text) &&
+      !NOT_A_HEADING.test(s.text) &&
+      // A generic caption ("History", "Notes") heads a part of the section named above it.
+      !GENERIC_HEADING.test(s.text.replace(/^#+\s*|\s*#$/g, ''))
     ) {
       heading = s.text;
       break;
