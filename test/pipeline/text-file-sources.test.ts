@@ -1,8 +1,11 @@
 // Texts and files as sources, through the real gateway, embedder and chat (local embedder,
 // extractive answers): a text, a PDF and a DOCX made here are answered from and cited; a broken,
 // foreign or too large file is refused with nothing stored; a deleted source is never cited again.
+import { queuePrefix } from '@kbchat/shared/queue/contract';
+import { Queue } from 'bullmq';
+import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
 import { makeDocx, makePdf } from '../support/make-documents.ts';
 import { count, PIPELINE_ENV, pollJob, testPool } from './support/pipeline.ts';
@@ -66,6 +69,32 @@ describe('text and file sources', () => {
     expect(text.status, JSON.stringify(text.body)).toBe(201);
     expect(text.body).toMatchObject({ success: true, type: 'text', title: 'Opening hours', url: 'https://shop.example/showroom' });
     expect(text.body.documentsCreated).toBeGreaterThan(0);
+    // On the local model the documents are stored with their vectors: the source's job is done when
+    // the request answers, nothing waits for the embedder.
+    const unembedded = 'SELECT count(*) AS n FROM documents WHERE source_id = $1 AND (embedding IS NULL OR embed_job_id IS NOT NULL)';
+    expect(await count(pool, unembedded, [text.body.sourceId])).toBe(0);
+    const job = await api<{ status: string; progress: { documentsCreated: number; embeddingsDone: number; embeddingTokens: number } }>(
+      kb.baseUrl,
+      'GET',
+      `/api/admin/jobs/${text.body.jobId}`,
+    );
+    expect(job.body.status).toBe('completed');
+    expect(job.body.progress.embeddingsDone).toBe(job.body.progress.documentsCreated);
+    expect(job.body.progress.embeddingTokens).toBeGreaterThan(0);
+    const redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 1 });
+    const queue = new Queue('embed', { connection: redis, prefix: queuePrefix(kb.config.REDIS_PREFIX) });
+    try {
+      expect(await queue.getJobCounts('completed', 'failed', 'waiting', 'delayed', 'active')).toEqual({
+        completed: 0,
+        failed: 0,
+        waiting: 0,
+        delayed: 0,
+        active: 0,
+      });
+    } finally {
+      await queue.close();
+      await redis.quit();
+    }
 
     const pdfBytes = await makePdf(
       [

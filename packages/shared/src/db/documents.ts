@@ -28,10 +28,23 @@ export function chunkColumns(chunks: readonly ChunkInput[]): [number[], (string 
   return [chunks.map((c) => c.index), chunks.map((c) => c.heading), chunks.map((c) => c.content), chunks.map((c) => c.hash)];
 }
 
-/** The chunks' own vectors (binary parameters) and tokens; undefined when they were not embedded. */
-export function chunkEmbeddings(chunks: readonly (ChunkInput | EmbeddedChunkInput)[]): { vectors: Buffer[]; tokens: number[] } | undefined {
-  if (chunks.length === 0 || !chunks.every((c): c is EmbeddedChunkInput => 'embedding' in c)) return undefined;
-  return { vectors: chunks.map((c) => toVectorBinary(c.embedding)), tokens: chunks.map((c) => c.tokens) };
+/**
+ * The chunks' own vectors and tokens as the store functions' last two arguments, their parameters
+ * numbered from `first`: each vector a binary parameter in an ARRAY[…], so one statement per chunk
+ * count (`name` is suffixed with it). Nothing when the chunks were not embedded.
+ */
+export function chunkEmbeddingArgs(
+  chunks: readonly (ChunkInput | EmbeddedChunkInput)[],
+  first: number,
+): { sql: string; values: unknown[]; nameSuffix: string } {
+  if (chunks.length === 0 || !chunks.every((c): c is EmbeddedChunkInput => 'embedding' in c))
+    return { sql: '', values: [], nameSuffix: '' };
+  const vectors = chunks.map((_, i) => `$${first + 1 + i}::vector`);
+  return {
+    sql: `, ARRAY[${vectors.join(', ')}]::vector[], $${first}::int[]`,
+    values: [chunks.map((c) => c.tokens), ...chunks.map((c) => toVectorBinary(c.embedding))],
+    nameSuffix: `_${chunks.length}`,
+  };
 }
 
 /**
@@ -53,16 +66,35 @@ export async function replacePageDocuments(
     jobId: string;
     url: string;
     title: string;
-    chunks: ChunkInput[];
+    /** With their vectors when the caller embedded them (embedChunks: the local model). */
+    chunks: ChunkInput[] | EmbeddedChunkInput[];
     model: string;
   },
-): Promise<{ created: number; pendingIds: string[] }> {
-  const { rows } = await db.query<{ created: number; pending_ids: string[] }>({
-    name: 'kbchat_replace_page_documents',
-    text: 'SELECT created, pending_ids FROM kbchat_replace_page_documents($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)',
-    values: [input.pageId, input.clientId, input.sourceId, input.url, input.title, input.jobId, ...chunkColumns(input.chunks), input.model],
+): Promise<{ created: number; embedded: number; embeddingTokens: number; pendingIds: string[] }> {
+  const own = chunkEmbeddingArgs(input.chunks, 12);
+  const { rows } = await db.query<{ created: number; embedded: number; embedding_tokens: number; pending_ids: string[] }>({
+    name: `kbchat_replace_page_documents${own.nameSuffix}`,
+    text: `SELECT created, embedded, embedding_tokens, pending_ids
+             FROM kbchat_replace_page_documents($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11${own.sql})`,
+    values: [
+      input.pageId,
+      input.clientId,
+      input.sourceId,
+      input.url,
+      input.title,
+      input.jobId,
+      ...chunkColumns(input.chunks),
+      input.model,
+      ...own.values,
+    ],
   });
-  return { created: rows[0]?.created ?? 0, pendingIds: rows[0]?.pending_ids ?? [] };
+  const row = rows[0];
+  return {
+    created: row?.created ?? 0,
+    embedded: row?.embedded ?? 0,
+    embeddingTokens: row?.embedding_tokens ?? 0,
+    pendingIds: row?.pending_ids ?? [],
+  };
 }
 
 export async function pageDocumentsAwaiting(db: Queryable, pageId: string, jobId: string): Promise<string[]> {

@@ -1,4 +1,4 @@
-import { type ChunkInput, chunkColumns, chunkEmbeddings, type EmbeddedChunkInput } from './documents.ts';
+import { type ChunkInput, chunkColumns, chunkEmbeddingArgs, type EmbeddedChunkInput } from './documents.ts';
 import type { PageWrite } from './pages.ts';
 import type { Queryable } from './pool.ts';
 
@@ -24,14 +24,12 @@ export async function storeIndexedPageRow(
   db: Queryable,
   p: Omit<PageWrite, 'url'> & { crawlUrl: string; pageUrl: string; model: string; chunks: ChunkInput[] | EmbeddedChunkInput[] },
 ): Promise<StoreOutcome> {
-  // Chunks the crawler embedded (the local model) bring their vectors, each a binary parameter in an
-  // ARRAY[…]: one statement per chunk count, named like the others.
-  const embedded = chunkEmbeddings(p.chunks);
-  const own = embedded ? `, ARRAY[${embedded.vectors.map((_, i) => `$${19 + i}::vector`).join(', ')}]::vector[], $18::int[]` : '';
+  // Chunks the crawler embedded (the local model) bring their vectors.
+  const own = chunkEmbeddingArgs(p.chunks, 18);
   const { rows } = await db.query<StoreRow>({
-    name: `kbchat_store_indexed_page${embedded ? `_${embedded.vectors.length}` : ''}`,
+    name: `kbchat_store_indexed_page${own.nameSuffix}`,
     text: `SELECT outcome, page_id, created, pending_ids
-             FROM kbchat_store_indexed_page($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17${own})`,
+             FROM kbchat_store_indexed_page($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17${own.sql})`,
     values: [
       p.clientId,
       p.sourceId,
@@ -47,7 +45,7 @@ export async function storeIndexedPageRow(
       p.sitemapLastmod,
       p.model,
       ...chunkColumns(p.chunks),
-      ...(embedded ? [embedded.tokens, ...embedded.vectors] : []),
+      ...own.values,
     ],
   });
   return toOutcome(rows[0]);

@@ -7,6 +7,8 @@ import { upsertIndexedPage } from '../db/pages.ts';
 import { type Queryable, withTransaction } from '../db/pool.ts';
 import { refreshTermStats } from '../db/retrieval.ts';
 import { deleteClientSource, insertDocumentSource, type SourceRow } from '../db/sources.ts';
+import { recordUsage } from '../db/usage.ts';
+import { embedChunks } from '../embedding/embed-documents.ts';
 import { enqueueEmbedding } from '../embedding/enqueue.ts';
 import { BadRequestError, ClientNotFoundError, ConflictError } from '../errors.ts';
 import type { FileKind } from '../ingest/parse-file.ts';
@@ -14,12 +16,14 @@ import { settleJobIfDone } from '../jobs/finish-job.ts';
 import type { JobRow } from '../jobs/job-data.ts';
 import { activateJob, addJobCounters, insertJob } from '../jobs/job-store.ts';
 import type { PipelineDeps } from '../jobs/start-job.ts';
+import { createLocalEmbeddingProvider } from '../providers/embeddings/embeddings.ts';
+import { LOCAL_EMBEDDING_MODEL } from '../providers/embeddings/local-embedder.ts';
 import { schedulerId } from './schedules.ts';
 
 /**
  * A text or a file as a source (docs/sources.md): one page of the client's knowledge base, chunked
  * like a crawled page and embedded by a generate-embeddings job of its own (its documents only), so
- * the operator follows it like any job. What its documents cite is the url given with it, else the
+ * the operator follows it like any job — on the local model stored with its vectors, the job done at once. What its documents cite is the url given with it, else the
  * gateway's /files/<sourceId>, which serves the original.
  */
 export interface DocumentSourceInput {
@@ -54,8 +58,12 @@ export function sourceFileUrl(publicBase: string, sourceId: string): string {
 export async function ingestDocumentSource(deps: PipelineDeps, input: DocumentSourceInput): Promise<DocumentSourceResult> {
   const client = await findClient(deps.pool, input.clientId);
   if (!client) throw new ClientNotFoundError();
-  const chunks = chunkSections(input.sections);
-  if (chunks.length === 0) throw new BadRequestError('Invalid request', ['the text has no readable words']);
+  const sections = chunkSections(input.sections);
+  if (sections.length === 0) throw new BadRequestError('Invalid request', ['the text has no readable words']);
+  // The local model's vectors are computed here and stored with the chunks, as a crawl does: the
+  // source's job then has nothing left to wait for. An API model's go through the embedder.
+  const chunks =
+    input.model === LOCAL_EMBEDDING_MODEL ? await embedChunks(createLocalEmbeddingProvider(), input.title, sections) : sections;
   const sourceId = randomUUID();
   const fileUrl = sourceFileUrl(input.publicBase, sourceId);
   const citedUrl = input.url ?? fileUrl;
@@ -105,7 +113,14 @@ export async function ingestDocumentSource(deps: PipelineDeps, input: DocumentSo
       chunks,
       model: input.model,
     });
-    await addJobCounters(tx, job.id, { pages_indexed: 1, documents_created: docs.created });
+    await addJobCounters(tx, job.id, {
+      pages_indexed: 1,
+      documents_created: docs.created,
+      embeddings_done: docs.embedded,
+      embedding_tokens: docs.embeddingTokens,
+    });
+    if (docs.embedded > 0)
+      await recordUsage(tx, { clientId: client.id, kind: 'embedding', model: input.model, promptTokens: docs.embeddingTokens, costUsd: 0 });
     if (docs.pendingIds.length === 0) await settleJobIfDone(tx, job.id);
     await refreshTermStats(tx, client.id);
     return { source, job, created: docs.created, pendingIds: docs.pendingIds };
