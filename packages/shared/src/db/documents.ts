@@ -16,7 +16,7 @@ export interface ChunkInput {
   hash: string;
 }
 
-/** A chunk with the vector of the store's model already computed (the local model: see embedChunks). */
+/** A chunk with the vector of the store's model already computed (the local model: see withLocalEmbeddings). */
 export interface EmbeddedChunkInput extends ChunkInput {
   embedding: number[];
   /** cl100k tokens of what was embedded. */
@@ -66,7 +66,7 @@ export async function replacePageDocuments(
     jobId: string;
     url: string;
     title: string;
-    /** With their vectors when the caller embedded them (embedChunks: the local model). */
+    /** With their vectors when the caller embedded them (withLocalEmbeddings: the local model). */
     chunks: ChunkInput[] | EmbeddedChunkInput[];
     model: string;
   },

@@ -15,6 +15,8 @@ import { addJobCounters, addJobNote } from '../jobs/job-store.ts';
 import type { Logger } from '../logger.ts';
 import { type BatchLimits, planBatches } from '../providers/embeddings/batching.ts';
 import type { EmbeddingProvider } from '../providers/embeddings/embedding-provider.ts';
+import { createLocalEmbeddingProvider } from '../providers/embeddings/embeddings.ts';
+import { LOCAL_EMBEDDING_MODEL } from '../providers/embeddings/local-embedder.ts';
 
 /**
  * The embed step, as one function the embedder worker and tests call: lease the documents, plan
@@ -66,28 +68,31 @@ export function embeddingInput(doc: Pick<ClaimedDocument, 'title' | 'heading' | 
 }
 
 /**
- * A page's chunks with their vectors, computed where the chunks are made — for the local model,
- * which costs a little CPU and no request: the page store writes each row once, with its vector,
- * and no embed job runs for the page (docs/performance.md, 1a). Same input, truncation and token
- * count as embedDocuments.
+ * A page's chunks as they are to be stored: on the local model with their vectors, computed where
+ * the chunks are made — a little CPU and no request, so the store writes each row once, with its
+ * vector, and no embed job runs for the page (docs/performance.md, 1a); on any other model as they
+ * are, for the embedder. Same input, truncation and token count as embedDocuments.
  */
-export async function embedChunks<C extends ChunkInput>(
-  provider: EmbeddingProvider,
+export async function withLocalEmbeddings<C extends ChunkInput>(
+  model: string,
   title: string,
   chunks: readonly C[],
-): Promise<(C & { embedding: number[]; tokens: number })[]> {
+): Promise<C[] | (C & { embedding: number[]; tokens: number })[]> {
+  if (model !== LOCAL_EMBEDDING_MODEL) return [...chunks];
   const out: (C & { embedding: number[]; tokens: number })[] = [];
   const batches = planBatches(
     chunks.map((c, i) => ({ id: String(i), text: embeddingInput({ title, heading: c.heading, content: c.content }) })),
   );
   for (const batch of batches) {
-    const result = await provider.embed(batch.inputs, undefined, batch.inputTokens);
+    const result = await localProvider.embed(batch.inputs, undefined, batch.inputTokens);
     batch.ids.forEach((id, i) => {
       out.push({ ...(chunks[Number(id)] as C), embedding: result.vectors[i] as number[], tokens: batch.inputTokens[i] as number });
     });
   }
   return out;
 }
+
+const localProvider = createLocalEmbeddingProvider();
 
 export async function embedDocuments(deps: EmbedDeps, input: EmbedInput, owner: string, signal?: AbortSignal): Promise<EmbedSummary> {
   const { pool, provider } = deps;

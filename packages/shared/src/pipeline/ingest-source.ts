@@ -8,7 +8,7 @@ import { type Queryable, withTransaction } from '../db/pool.ts';
 import { refreshTermStats } from '../db/retrieval.ts';
 import { deleteClientSource, insertDocumentSource, type SourceRow } from '../db/sources.ts';
 import { recordUsage } from '../db/usage.ts';
-import { embedChunks } from '../embedding/embed-documents.ts';
+import { withLocalEmbeddings } from '../embedding/embed-documents.ts';
 import { enqueueEmbedding } from '../embedding/enqueue.ts';
 import { BadRequestError, ClientNotFoundError, ConflictError } from '../errors.ts';
 import type { FileKind } from '../ingest/parse-file.ts';
@@ -16,8 +16,6 @@ import { settleJobIfDone } from '../jobs/finish-job.ts';
 import type { JobRow } from '../jobs/job-data.ts';
 import { activateJob, addJobCounters, insertJob } from '../jobs/job-store.ts';
 import type { PipelineDeps } from '../jobs/start-job.ts';
-import { createLocalEmbeddingProvider } from '../providers/embeddings/embeddings.ts';
-import { LOCAL_EMBEDDING_MODEL } from '../providers/embeddings/local-embedder.ts';
 import { schedulerId } from './schedules.ts';
 
 /**
@@ -58,12 +56,11 @@ export function sourceFileUrl(publicBase: string, sourceId: string): string {
 export async function ingestDocumentSource(deps: PipelineDeps, input: DocumentSourceInput): Promise<DocumentSourceResult> {
   const client = await findClient(deps.pool, input.clientId);
   if (!client) throw new ClientNotFoundError();
-  const sections = chunkSections(input.sections);
-  if (sections.length === 0) throw new BadRequestError('Invalid request', ['the text has no readable words']);
+  const made = chunkSections(input.sections);
+  if (made.length === 0) throw new BadRequestError('Invalid request', ['the text has no readable words']);
   // The local model's vectors are computed here and stored with the chunks, as a crawl does: the
   // source's job then has nothing left to wait for. An API model's go through the embedder.
-  const chunks =
-    input.model === LOCAL_EMBEDDING_MODEL ? await embedChunks(createLocalEmbeddingProvider(), input.title, sections) : sections;
+  const chunks = await withLocalEmbeddings(input.model, input.title, made);
   const sourceId = randomUUID();
   const fileUrl = sourceFileUrl(input.publicBase, sourceId);
   const citedUrl = input.url ?? fileUrl;

@@ -1,5 +1,4 @@
 import { createOutboundClient, DEFAULT_USER_AGENT, findOutboundBlockedError } from '@kbchat/shared/net/outbound';
-import type { EmbeddingProvider } from '@kbchat/shared/providers/embeddings/embedding-provider';
 import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import type { Runtime } from '@kbchat/shared/runtime';
 import type { Got } from 'got';
@@ -24,11 +23,6 @@ export interface CrawlContext {
   renderer(): Promise<Renderer | null>;
   /** Documents without an embedding of this model are put on the crawl's embedding list. */
   embeddingModel: string;
-  /**
-   * The local model, when it is the embedding provider: a page's chunks are embedded as they are
-   * stored (embedChunks). An API model is called by the embedder, in batches across pages.
-   */
-  inlineEmbedding: EmbeddingProvider | null;
   close(): Promise<void>;
 }
 
@@ -79,7 +73,6 @@ export function createCrawlContext(rt: CrawlContext['rt']): CrawlContext {
     return hit;
   };
 
-  const embedding = createEmbeddingProvider(config);
   let rendererPromise: Promise<Renderer | null> | undefined;
   const renderer = () => {
     rendererPromise ??= createRenderer({
@@ -99,8 +92,7 @@ export function createCrawlContext(rt: CrawlContext['rt']): CrawlContext {
     politeness,
     robots,
     renderer,
-    embeddingModel: embedding.model,
-    inlineEmbedding: embedding.kind === 'local' ? embedding : null,
+    embeddingModel: createEmbeddingProvider(config).model,
     async close() {
       // Shutdown: a renderer that failed to launch has nothing to close (its launch failure was
       // logged when a page needed it), and a browser that fails to close dies with the process.

@@ -3,7 +3,7 @@ import { isSameSite, normalizeUrl } from '@kbchat/shared/crawl/url';
 import { claimAlias, findCrawlUrl, startCrawlPage } from '@kbchat/shared/db/crawl-urls';
 import { pageDocumentsAwaiting } from '@kbchat/shared/db/documents';
 import { findPage, type PageRow } from '@kbchat/shared/db/pages';
-import { embedChunks } from '@kbchat/shared/embedding/embed-documents';
+import { withLocalEmbeddings } from '@kbchat/shared/embedding/embed-documents';
 import { enqueueEmbedding } from '@kbchat/shared/embedding/enqueue';
 import { type CrawlJobRow, hasSource, type SourcedCrawlJobRow } from '@kbchat/shared/jobs/job-data';
 import { addJobNote } from '@kbchat/shared/jobs/job-store';
@@ -183,7 +183,7 @@ async function fetchAndStore(
     crawlUrl: data.url,
     pageUrl,
     title,
-    chunks: ctx.inlineEmbedding ? await embedChunks(ctx.inlineEmbedding, title, chunks) : chunks,
+    chunks: await withLocalEmbeddings(ctx.embeddingModel, title, chunks),
     links: extracted.nofollow ? [] : sameSiteLinks(job, links),
     etag: fetched.etag,
     lastModified: fetched.lastModified,

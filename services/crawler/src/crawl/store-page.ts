@@ -44,7 +44,7 @@ export async function storeIndexedPage(
     /** Where the content lives (after redirects and rel=canonical). */
     pageUrl: string;
     title: string;
-    /** With their vectors when the crawler embedded them (embedChunks: the local model). */
+    /** With their vectors when the crawler embedded them (withLocalEmbeddings: the local model). */
     chunks: Chunk[];
     links: string[];
     etag: string | null;
