@@ -154,6 +154,14 @@ const NOT_A_HEADING = /\s\|\s|^return\b|^(from\s+\S+\s+)?import\s|^\P{L}*$/u;
 const GENERIC_HEADING =
   /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?|history|warning|caution|important|tip|hint|danger|attention)$/i;
 
+/** A heading without the anchor marks documentation generators put on it: "#" (Node), "¶" and "[source]" (Sphinx). */
+function bareHeading(text: string): string {
+  return text
+    .replace(/^#+\s*|\s*#$/g, '')
+    .replace(/\s*(\[source\])?\s*¶\s*$/u, '')
+    .trim();
+}
+
 /**
  * What the quoted sentence is about, when the page says it only in a heading: the nearest heading
  * line above it in the passage, else the passage's section heading — "os.cpus()", "--amend",
@@ -176,17 +184,13 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
       !TYPED_PARAMETER.test(s.text) &&
       !NOT_A_HEADING.test(s.text) &&
       // A generic caption ("History", "Notes") heads a part of the section named above it.
-      !GENERIC_HEADING.test(s.text.replace(/^#+\s*|\s*#$/g, ''))
+      !GENERIC_HEADING.test(bareHeading(s.text))
     ) {
       heading = s.text;
       break;
     }
   }
-  // Anchor marks documentation generators put on headings: "#" (Node), "¶" and "[source]" (Sphinx).
-  heading = heading
-    .replace(/^#+\s*|\s*#$/g, '')
-    .replace(/\s*(\[source\])?\s*¶\s*$/u, '')
-    .trim();
+  heading = bareHeading(heading);
   if (!heading || heading.split(/\s+/).length > 10 || GENERIC_HEADING.test(heading)) return '';
   if (heading.toLowerCase() === passage.title.trim().toLowerCase()) return '';
   if (quoted.toLowerCase().includes(heading.toLowerCase())) return '';
