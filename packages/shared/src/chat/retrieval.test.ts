@@ -69,20 +69,11 @@ describe('rankPassages', () => {
 
   it('ranks a chunk holding the question’s close words together above one holding them apart', () => {
     const pair = { ...stats(['default', 'port'], [10, 10]), queryPositions: [[4], [5]] };
-    const together = candidate({
-      url: 'https://site.example/z-together',
-      termTf: [1, 1],
-      termHead: [0, 0],
-      termTitle: [0, 0],
-      termPositions: [[7], [8]],
-    });
-    const apart = candidate({
-      url: 'https://site.example/a-apart',
-      termTf: [1, 1],
-      termHead: [0, 0],
-      termTitle: [0, 0],
-      termPositions: [[2], [30]],
-    });
+    // Both words once each, in the body only; only where they stand differs.
+    const at = (url: string, termPositions: number[][]) =>
+      candidate({ url, termTf: [1, 1], termHead: [0, 0], termTitle: [0, 0], termPositions });
+    const together = at('https://site.example/z-together', [[7], [8]]);
+    const apart = at('https://site.example/a-apart', [[2], [30]]);
     const ranked = rankPassages([apart, together], pair, { passages: 6, ranking: { ...DEFAULT_RANKING, relatedPageRatio: 0 } });
     expect(ranked.map((p) => p.url)).toEqual([together.url, apart.url]);
     // Without the question's positions (or its weight at 0), equal chunks keep their URL order.

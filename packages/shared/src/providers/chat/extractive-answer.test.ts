@@ -67,84 +67,71 @@ describe('composeAnswer', () => {
   });
 
   it('names what the quote is about when the page says it only in a heading above it', () => {
-    const api = composeAnswer('how do i get the number of cpu cores', [
-      {
-        ...passage('a', 'https://s/os', 'os.cpus()\nReturns an array of objects containing information about each logical CPU core.', 'OS'),
-        heading: 'os.arch()',
-      },
-    ]);
-    expect(api.text).toBe('os.cpus(): Returns an array of objects containing information about each logical CPU core. [1]');
-    // The chunk's own section heading when no heading line stands above the sentence.
-    const section = composeAnswer('fix a typo in the last commit message', [
-      {
-        ...passage('a', 'https://s/commit', 'This is useful for fixing typos in your last commit message.', 'git-commit(1)'),
-        heading: '--amend',
-      },
-    ]);
-    expect(section.text).toBe('--amend: This is useful for fixing typos in your last commit message. [1]');
-    // "Label: value" lines between the heading and the sentence are the section's fields, not its name.
-    const fields = composeAnswer('how do i get the number of cpu cores', [
-      {
-        ...passage(
-          'a',
-          'https://s/os',
-          'Added in: v0.3.3\nReturns: <Object[]>\nReturns an array of objects containing information about each logical CPU core.',
-          'OS',
-        ),
-        heading: 'os.cpus()',
-      },
-    ]);
-    expect(fields.text).toBe('os.cpus(): Returns an array of objects containing information about each logical CPU core. [1]');
-    // A parameter with its type ("options <Object>") belongs to the function named above it.
-    const parameter = composeAnswer('how do i delete a directory recursively', [
-      passage(
-        'a',
-        'https://s/fs',
+    const answer = (query: string, content: string, title: string, heading?: string | null) =>
+      composeAnswer(query, [{ ...passage('a', 'https://s/page', content, title), heading }]).text;
+    const cpus = 'Returns an array of objects containing information about each logical CPU core.';
+    const rollback = 'Rolls back the transaction to a known-good savepoint within the atomic block.';
+    const cases: [question: string, content: string, title: string, heading: string | null, expected: string][] = [
+      ['how do i get the number of cpu cores', `os.cpus()\n${cpus}`, 'OS', 'os.arch()', `os.cpus(): ${cpus} [1]`],
+      // The chunk's own section heading when no heading line stands above the sentence.
+      [
+        'fix a typo in the last commit message',
+        'This is useful for fixing typos in your last commit message.',
+        'git-commit(1)',
+        '--amend',
+        '--amend: This is useful for fixing typos in your last commit message. [1]',
+      ],
+      // "Label: value" lines between the heading and the sentence are the section's fields, not its name.
+      [
+        'how do i get the number of cpu cores',
+        `Added in: v0.3.3\nReturns: <Object[]>\n${cpus}`,
+        'OS',
+        'os.cpus()',
+        `os.cpus(): ${cpus} [1]`,
+      ],
+      // A parameter with its type ("options <Object>") belongs to the function named above it.
+      [
+        'how do i delete a directory recursively',
         'fs.rm(path[, options], callback)\noptions <Object>\nWhen true, recursive directory removal is performed on the path and its contents.',
         'File system',
-      ),
-    ]);
-    expect(parameter.text).toBe(
-      'fs.rm(path[, options], callback): When true, recursive directory removal is performed on the path and its contents. [1]',
-    );
-    // Nor is a history table's caption, header row or version cell ("History", "Version | Changes", "v7.5.0, v6.13.0").
-    const history = composeAnswer('querystring vs URLSearchParams', [
-      passage(
-        'a',
-        'https://s/url',
+        null,
+        'fs.rm(path[, options], callback): When true, recursive directory removal is performed on the path and its contents. [1]',
+      ],
+      // Nor is a history table's caption, header row or version cell ("History", "Version | Changes", "v7.5.0, v6.13.0").
+      [
+        'querystring vs URLSearchParams',
         'new URLSearchParams()\nHistory\nVersion | Changes\nv7.5.0, v6.13.0\nThe URLSearchParams interface and the querystring module have similar purpose.',
         'URL',
-      ),
-    ]);
-    expect(history.text).toBe('new URLSearchParams(): The URLSearchParams interface and the querystring module have similar purpose. [1]');
-    // Nor a code example's import or return statement or closing bracket.
-    const code = composeAnswer('bulk publish articles in the admin', [
-      passage(
-        'a',
-        'https://s/actions',
+        null,
+        'new URLSearchParams(): The URLSearchParams interface and the querystring module have similar purpose. [1]',
+      ],
+      // Nor a code example's import or return statement or closing bracket.
+      [
+        'bulk publish articles in the admin',
         'Admin actions\nfrom django.db import models\nreturn self.title\n]\nWe could publish each article in the admin one at a time.',
         'Actions',
-      ),
-    ]);
-    expect(code.text).toBe('Admin actions: We could publish each article in the admin one at a time. [1]');
-    // Sphinx's anchor marks are not part of the name; an admonition's title and a REPL line are not names.
-    const sphinx = composeAnswer('how do i roll back a transaction', [
-      {
-        ...passage('a', 'https://s/db', 'Rolls back the transaction to a known-good savepoint within the atomic block.', 'Transactions'),
-        heading: 'set_rollback(rollback, using=None)[source]¶',
-      },
-    ]);
-    expect(sphinx.text).toBe(
-      'set_rollback(rollback, using=None): Rolls back the transaction to a known-good savepoint within the atomic block. [1]',
-    );
-    for (const heading of ['Warning', ">>> Entry.objects.get(pk=1)'First entry'"]) {
-      const quote = 'Rolls back the transaction to a known-good savepoint within the atomic block.';
-      const lines = heading.startsWith('>>>') ? `${heading}\n${quote}` : quote;
-      const out = composeAnswer('how do i roll back a transaction', [
-        { ...passage('a', 'https://s/db', lines, 'Transactions'), heading: heading.startsWith('>>>') ? null : heading },
-      ]);
-      expect(out.text, heading).toBe(`${quote} [1]`);
-    }
+        null,
+        'Admin actions: We could publish each article in the admin one at a time. [1]',
+      ],
+      // Sphinx's anchor marks are not part of the name; an admonition's title and a REPL line are not names.
+      [
+        'how do i roll back a transaction',
+        rollback,
+        'Transactions',
+        'set_rollback(rollback, using=None)[source]¶',
+        `set_rollback(rollback, using=None): ${rollback} [1]`,
+      ],
+      ['how do i roll back a transaction', rollback, 'Transactions', 'Warning', `${rollback} [1]`],
+      [
+        'how do i roll back a transaction',
+        `>>> Entry.objects.get(pk=1)'First entry'\n${rollback}`,
+        'Transactions',
+        null,
+        `${rollback} [1]`,
+      ],
+    ];
+    for (const [question, content, title, heading, expected] of cases)
+      expect(answer(question, content, title, heading), content).toBe(expected);
   });
 
   it('adds no topic that is generic, is the page title, or is already quoted', () => {
