@@ -200,7 +200,7 @@ describe('lead outbox: a job that vanished from Redis', () => {
       async () => {
         throw new UnrecoverableError('job stalled more than allowable limit');
       },
-      { connection, prefix: `{${prefix}}` },
+      { connection, prefix: queue.opts.prefix },
     );
     await waitFor(
       async () =>

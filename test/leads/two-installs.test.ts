@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Pool } from '@kbchat/shared/db/pool';
-import { adoptQueue } from '@kbchat/shared/install';
+import { adoptQueue, installTag } from '@kbchat/shared/install';
 import { createWorkerRedis, deleteKeys, Redis } from '@kbchat/shared/redis';
 import { Worker } from 'bullmq';
 import pg from 'pg';
@@ -115,6 +115,9 @@ describe('two installs on one Redis', () => {
     // The second install saw the first at start; the first sees the second at its next check.
     expect(b.process.runtime.queueOwners.others()).toEqual([idA]);
     expect(await a.process.runtime.queueOwners.check()).toEqual([idB]);
+    // Each database's jobs are on queues of its own under the shared prefix: none is handed to the other.
+    const prefixes = [a, b].map((kb) => kb.process.runtime.queues.webhook.queue.opts.prefix);
+    expect(prefixes).toEqual([`{${prefix}-${installTag(idA)}}`, `{${prefix}-${installTag(idB)}}`]);
     await deliverBoth(a, b, 'shared');
   });
 
@@ -128,7 +131,7 @@ describe('two installs on one Redis', () => {
 
     // As the other install's worker did: no such lead in its database, so the job is done.
     const connection = createWorkerRedis(inject('redisUrl'));
-    const foreign = new Worker('webhook', async () => ({ kind: 'skipped', reason: 'gone' }), { connection, prefix: `{${prefix}}` });
+    const foreign = new Worker('webhook', async () => ({ kind: 'skipped', reason: 'gone' }), { connection, prefix: queue.opts.prefix });
     try {
       await waitFor(async () => (await Promise.all(leads.map((id) => queue.getJobState(`lead-${id}`)))).every((s) => s === 'completed'), {
         what: 'the foreign worker to complete every job',

@@ -4,11 +4,8 @@
 // 10 MB page, binaries served as HTML, Latin-1 and Shift_JIS pages, a JS-only page, a page slower
 // than the timeout, a flaky one — ends as the right pages, documents and skip reasons.
 import { LOCAL_EMBEDDING_MODEL } from '@kbchat/shared/providers/embeddings/local-embedder';
-import { queuePrefix } from '@kbchat/shared/queue/contract';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_FACTS, type FixtureSite, startFixtureSite } from '../support/fixture-site.ts';
 import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
 import { count, getJob, type JobBody, PIPELINE_ENV, testPool } from './support/pipeline.ts';
@@ -72,15 +69,10 @@ describe('crawl of the fixture website', () => {
     const sql = `SELECT count(*) AS n FROM documents
                   WHERE client_id = $1 AND (embedding IS NULL OR embedding_model <> $2 OR embed_job_id IS NOT NULL)`;
     expect(await count(pool, sql, [clientId, LOCAL_EMBEDDING_MODEL])).toBe(0);
-    const redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 1 });
-    const queue = new Queue('embed', { connection: redis, prefix: queuePrefix(kb.config.REDIS_PREFIX) });
-    try {
-      const jobs = await queue.getJobCounts('completed', 'failed', 'waiting', 'delayed', 'active');
-      expect(jobs).toEqual({ completed: 0, failed: 0, waiting: 0, delayed: 0, active: 0 });
-    } finally {
-      await queue.close();
-      await redis.quit();
-    }
+    // The embed queue this install's producers and workers use.
+    const queue = kb.process.runtime.queues.embed.queue;
+    const jobs = await queue.getJobCounts('completed', 'failed', 'waiting', 'delayed', 'active');
+    expect(jobs).toEqual({ completed: 0, failed: 0, waiting: 0, delayed: 0, active: 0 });
     expect(job.progress.embeddingTokens).toBeGreaterThan(0);
     const usage = await count(pool, "SELECT sum(prompt_tokens) AS n FROM usage WHERE client_id = $1 AND kind = 'embedding'", [clientId]);
     expect(usage).toBe(job.progress.embeddingTokens);

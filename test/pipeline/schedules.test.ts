@@ -2,6 +2,8 @@
 // is validated, fires (every 2 s here) as one crawl per iteration with two crawler processes on the
 // queue, survives a restart — even of a Redis that lost its schedulers — and stops when set off.
 import { randomUUID } from 'node:crypto';
+import { readInstallId } from '@kbchat/shared/install';
+import { queuePrefix } from '@kbchat/shared/queue/contract';
 import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -138,7 +140,7 @@ describe('re-crawl schedules, scope and changes', () => {
     // Everything stops; Redis loses the scheduler; the crawler starts again and puts it back.
     while (running.length > 0) await running.pop()?.stop();
     const redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 1 });
-    const queue = new Queue('crawl', { connection: redis, prefix: `{${prefix}}` });
+    const queue = new Queue('crawl', { connection: redis, prefix: queuePrefix(prefix, await readInstallId(pool)) });
     try {
       expect(await queue.getJobScheduler(`recrawl-${sourceId}`)).toBeTruthy();
       await queue.removeJobScheduler(`recrawl-${sourceId}`);

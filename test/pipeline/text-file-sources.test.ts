@@ -1,11 +1,8 @@
 // Texts and files as sources, through the real gateway, embedder and chat (local embedder,
 // extractive answers): a text, a PDF and a DOCX made here are answered from and cited; a broken,
 // foreign or too large file is refused with nothing stored; a deleted source is never cited again.
-import { queuePrefix } from '@kbchat/shared/queue/contract';
-import { Queue } from 'bullmq';
-import { Redis } from 'ioredis';
 import type pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
 import { makeDocx, makePdf } from '../support/make-documents.ts';
 import { count, PIPELINE_ENV, pollJob, testPool } from './support/pipeline.ts';
@@ -81,20 +78,15 @@ describe('text and file sources', () => {
     expect(job.body.status).toBe('completed');
     expect(job.body.progress.embeddingsDone).toBe(job.body.progress.documentsCreated);
     expect(job.body.progress.embeddingTokens).toBeGreaterThan(0);
-    const redis = new Redis(inject('redisUrl'), { maxRetriesPerRequest: 1 });
-    const queue = new Queue('embed', { connection: redis, prefix: queuePrefix(kb.config.REDIS_PREFIX) });
-    try {
-      expect(await queue.getJobCounts('completed', 'failed', 'waiting', 'delayed', 'active')).toEqual({
-        completed: 0,
-        failed: 0,
-        waiting: 0,
-        delayed: 0,
-        active: 0,
-      });
-    } finally {
-      await queue.close();
-      await redis.quit();
-    }
+    // The embed queue this install's producers and workers use.
+    const queue = kb.process.runtime.queues.embed.queue;
+    expect(await queue.getJobCounts('completed', 'failed', 'waiting', 'delayed', 'active')).toEqual({
+      completed: 0,
+      failed: 0,
+      waiting: 0,
+      delayed: 0,
+      active: 0,
+    });
 
     const pdfBytes = await makePdf(
       [

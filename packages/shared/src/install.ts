@@ -7,9 +7,10 @@ import type { Logger } from './logger.ts';
  * of another database finds nothing and is lost ("gone"). Two things keep databases apart:
  *  - an embedded install without REDIS_PREFIX takes a prefix of its own, derived from the database's
  *    random id (kbchat_install, made by the first migration run);
- *  - every process records its database's id in Redis under its prefix and logs an error while
- *    another database's processes use the same prefix (their jobs are kept apart by owner, see
- *    queue/contract.ts, but every job bounces between the two until the right worker takes it).
+ *  - the queues' own prefix carries the database's id (queuePrefix in queue/contract.ts), so two
+ *    databases on one REDIS_PREFIX still have queues of their own; every process records its
+ *    database's id in Redis under its prefix and logs an error while another database's processes
+ *    use the same prefix (their rate limits and periodic tasks' locks are still shared).
  */
 
 export async function readInstallId(db: Queryable): Promise<string> {
@@ -19,8 +20,13 @@ export async function readInstallId(db: Queryable): Promise<string> {
   return id;
 }
 
+/** A database's id as it appears in Redis key prefixes: its first 12 hex digits. */
+export function installTag(installId: string): string {
+  return installId.replaceAll('-', '').slice(0, 12);
+}
+
 export function derivedRedisPrefix(base: string, installId: string): string {
-  return `${base}-${installId.replaceAll('-', '').slice(0, 12)}`;
+  return `${base}-${installTag(installId)}`;
 }
 
 /**
@@ -74,7 +80,7 @@ export function watchQueueOwners(
       reported.add(other);
       input.log.error(
         { redisPrefix: input.prefix, database: input.installId, otherDatabase: other },
-        'another database uses these Redis queues (same Redis, same REDIS_PREFIX): each job waits until a worker of its own database takes it. Give each deployment its own REDIS_PREFIX.',
+        'another database uses this Redis prefix (same Redis, same REDIS_PREFIX): their queues are apart, but rate limits and periodic tasks are shared. Give each deployment its own REDIS_PREFIX.',
       );
     }
     return others;

@@ -2,6 +2,7 @@ import { DelayedError, type Job, type JobsOptions, Queue, UnrecoverableError, Wo
 import type { Redis } from 'ioredis';
 import type { z } from 'zod';
 import type { Config } from '../config.ts';
+import { derivedRedisPrefix, installTag } from '../install.ts';
 import type { Logger } from '../logger.ts';
 import { logRedisErrors } from '../redis.ts';
 import { isFinalAttempt } from './attempts.ts';
@@ -55,9 +56,15 @@ export const RETENTION = {
   removeOnFail: { age: 7 * 24 * 3600, count: 5000 },
 } as const satisfies JobsOptions;
 
-/** BullMQ prefix: a {hash tag}, so every key of a queue lands in one Redis Cluster slot. */
-export function queuePrefix(redisPrefix: string): string {
-  return `{${redisPrefix}}`;
+/**
+ * BullMQ prefix: a {hash tag}, so every key of a queue lands in one Redis Cluster slot. With the
+ * database's id (kbchat_install.id) the queues are that database's own, even where two deployments
+ * share a Redis and a REDIS_PREFIX: a job means something only to the database that enqueued it
+ * (docs/pipeline.md "One database per queue"). An embedded install's derived prefix has the id already.
+ */
+export function queuePrefix(redisPrefix: string, installId?: string): string {
+  if (installId === undefined) return `{${redisPrefix}}`;
+  return `{${redisPrefix.endsWith(installTag(installId)) ? redisPrefix : derivedRedisPrefix(redisPrefix, installId)}}`;
 }
 
 /**
@@ -85,7 +92,7 @@ export class QueueProducer<Q extends AnyQueue> {
     this.owner = owner;
     this.queue = new Queue(definition.name, {
       connection,
-      prefix: queuePrefix(config.REDIS_PREFIX),
+      prefix: queuePrefix(config.REDIS_PREFIX, owner),
       defaultJobOptions: this.options.defaultJobOptions,
       // Producers sit on request paths: fail fast when Redis is away, the caller has a fallback.
       skipWaitingForReady: true,
@@ -201,7 +208,7 @@ export function registerWorker<Q extends AnyQueue>(
     },
     {
       connection: options.connection,
-      prefix: queuePrefix(options.redisPrefix),
+      prefix: queuePrefix(options.redisPrefix, options.owner),
       concurrency: options.concurrency,
       autorun: true,
       ...options.worker,
