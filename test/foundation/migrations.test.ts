@@ -36,6 +36,28 @@ async function checkTwice(url: string) {
   expect(defs).not.toMatch(/USING hnsw/);
   expect(defs).toMatch(/USING gin \(fts\)/);
   expect(defs).toMatch(/documents_client_idx ON public\.documents USING btree \(client_id\)/);
+  expect(await toastedVectorBytes(url)).toBe(0);
+}
+
+/** What a stored chunk's vector puts in the documents table's TOAST relation (0019: nothing, it stays in its row). */
+async function toastedVectorBytes(url: string): Promise<number> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    await c.query('BEGIN');
+    const client = await c.query<{ id: string }>("INSERT INTO clients (name, webhook_secret) VALUES ('toast', 's') RETURNING id");
+    await c.query(
+      "INSERT INTO documents (client_id, url, chunk_index, content, content_hash, embedding) VALUES ($1, 'u', 0, 'x', 'h', $2)",
+      [client.rows[0]?.id, `[${Array.from({ length: 1536 }, (_, i) => ((i * 7919) % 1000) / 1000).join(',')}]`],
+    );
+    const { rows } = await c.query<{ n: string }>(
+      "SELECT pg_relation_size(reltoastrelid) AS n FROM pg_class WHERE oid = 'documents'::regclass",
+    );
+    return Number(rows[0]?.n);
+  } finally {
+    await c.query('ROLLBACK');
+    await c.end();
+  }
 }
 
 describe('migrations', () => {
@@ -86,6 +108,7 @@ describe('migrations', () => {
         '0016_queue_install_id',
         '0017_widget_settings',
         '0018_vector_index_per_tenant',
+        '0019_inline_vectors',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {
