@@ -100,7 +100,9 @@ describe('re-crawl', () => {
     if (fake.embeddedTokens() !== tokens) {
       // Rare in full runs (2 of 8): what was embedded again, and what the documents say, for the next look.
       const requests = fake.requests.embeddings.map((r) => ({ tokens: r.tokens, inputs: r.inputs.map((i) => i.slice(0, 24)) }));
-      const docs = await pool.query('SELECT id, embedding_model, embed_job_id, embed_lease FROM documents WHERE client_id = $1', [clientId]);
+      const docs = await pool.query('SELECT id, embedding_model, embed_job_id, embed_lease FROM documents WHERE client_id = $1', [
+        clientId,
+      ]);
       console.error('re-crawl embedded again', JSON.stringify({ firstRequests, requests, docs: docs.rows }));
     }
     expect(fake.embeddedTokens()).toBe(tokens);
