@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { foldIn, type LsaInput, type LsaModel } from '../embedding/lsa.ts';
-import { type Pool, type Queryable, toVector, withTransaction } from './pool.ts';
+import { type Pool, type Queryable, toVectorBinary, withTransaction } from './pool.ts';
 
 /** buildLsa in a worker thread (embedding/lsa-worker.ts), so the process keeps serving meanwhile. */
 function buildInWorker(rows: LsaInput[]): Promise<LsaModel | undefined> {
@@ -12,6 +12,17 @@ function buildInWorker(rows: LsaInput[]): Promise<LsaModel | undefined> {
       if (code !== 0) reject(new Error(`the related-words worker exited with code ${code}`));
     });
   });
+}
+
+/**
+ * Vectors as binary parameters from $first on, and the SQL array of them: printing and parsing ~23,000
+ * vectors as text was ~0.5 s of a 10,000-chunk site's rebuild (docs/performance.md, 1a).
+ */
+function binaryVectors(vectors: readonly Float32Array[], first: number): { sql: string; values: Buffer[] } {
+  return {
+    sql: `ARRAY[${vectors.map((_, i) => `$${first + i}::vector`).join(', ')}]::vector[]`,
+    values: vectors.map((v) => toVectorBinary(Array.from(v))),
+  };
 }
 
 /**
@@ -42,22 +53,26 @@ export async function refreshLsa(pool: Pool, clientId: string): Promise<number> 
     const terms = [...model.terms];
     for (let i = 0; i < terms.length; i += 2000) {
       const batch = terms.slice(i, i + 2000);
+      const vecs = binaryVectors(
+        batch.map(([, t]) => t.vector),
+        4,
+      );
       await tx.query(
         `INSERT INTO lsa_terms (client_id, lexeme, idf, vec)
-         SELECT $1, t.lexeme, t.idf, t.vec::vector FROM unnest($2::text[], $3::float8[], $4::text[]) AS t(lexeme, idf, vec)`,
-        [clientId, batch.map(([l]) => l), batch.map(([, t]) => t.idf), batch.map(([, t]) => toVector(Array.from(t.vector)))],
+         SELECT $1, t.lexeme, t.idf, t.vec FROM unnest($2::text[], $3::float8[], ${vecs.sql}) AS t(lexeme, idf, vec)`,
+        [clientId, batch.map(([l]) => l), batch.map(([, t]) => t.idf), ...vecs.values],
       );
     }
     let stored = 0;
     for (let i = 0; i < rows.length; i += 1000) {
       const ids = rows.slice(i, i + 1000).map((r) => r.id);
-      const vecs = model.chunks.slice(i, i + 1000).map((v) => toVector(Array.from(v)));
+      const vecs = binaryVectors(model.chunks.slice(i, i + 1000), 3);
       // Only chunks still there: one deleted since the read (a re-crawl removing a page) is skipped.
       const res = await tx.query(
         `INSERT INTO lsa_chunks (document_id, client_id, vec)
-         SELECT u.id, $1, u.vec::vector FROM unnest($2::uuid[], $3::text[]) AS u(id, vec)
+         SELECT u.id, $1, u.vec FROM unnest($2::uuid[], ${vecs.sql}) AS u(id, vec)
           WHERE EXISTS (SELECT 1 FROM documents d WHERE d.id = u.id)`,
-        [clientId, ids, vecs],
+        [clientId, ids, ...vecs.values],
       );
       stored += res.rowCount ?? 0;
     }
