@@ -1,11 +1,11 @@
 import { Worker } from 'node:worker_threads';
-import { foldIn, type LsaInput, type LsaModel } from '../embedding/lsa.ts';
+import { foldIn, type LsaModel } from '../embedding/lsa.ts';
 import { type Pool, type Queryable, toVectorBinary, withTransaction } from './pool.ts';
 
-/** buildLsa in a worker thread (embedding/lsa-worker.ts), so the process keeps serving meanwhile. */
-function buildInWorker(rows: LsaInput[]): Promise<LsaModel | undefined> {
+/** buildLsa in a worker thread (embedding/lsa-worker.ts) from the chunks' tsvectors as text, so the process keeps serving meanwhile. */
+function buildInWorker(tsvectors: string[]): Promise<LsaModel | undefined> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('../embedding/lsa-worker.ts', import.meta.url), { workerData: { rows } });
+    const worker = new Worker(new URL('../embedding/lsa-worker.ts', import.meta.url), { workerData: { tsvectors } });
     worker.once('message', (model: LsaModel | null) => resolve(model ?? undefined));
     worker.once('error', reject);
     worker.once('exit', (code) => {
@@ -34,17 +34,16 @@ function binaryVectors(vectors: readonly Float32Array[], first: number): { sql: 
  * learn from; the old vectors are dropped).
  */
 export async function refreshLsa(pool: Pool, clientId: string): Promise<number> {
-  const { rows } = await pool.query<{ id: string; lexemes: string[]; counts: number[] }>(
-    `SELECT d.id, array_agg(u.lexeme ORDER BY u.lexeme) AS lexemes, array_agg(coalesce(cardinality(u.positions), 1) ORDER BY u.lexeme) AS counts
-       FROM documents d CROSS JOIN LATERAL unnest(d.fts) u
-      WHERE d.client_id = $1
-      GROUP BY d.id
+  const { rows } = await pool.query<{ id: string; fts: string }>(
+    `SELECT d.id, d.fts::text AS fts
+       FROM documents d
+      WHERE d.client_id = $1 AND d.fts <> ''::tsvector
       -- In page order, not by id (random): the same pages learn the same vectors whatever order the
       -- crawl stored them in (the range finder is seeded; the matrix's row order was not).
       ORDER BY d.url, d.chunk_index, d.id`,
     [clientId],
   );
-  const model = await buildInWorker(rows);
+  const model = await buildInWorker(rows.map((r) => r.fts));
   return withTransaction(pool, async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('kbchat_lsa:' || $1::text, 0))", [clientId]);
     await tx.query('DELETE FROM lsa_terms WHERE client_id = $1', [clientId]);

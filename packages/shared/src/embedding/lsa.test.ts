@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildLsa, foldIn, LSA_MIN_CHUNKS } from './lsa.ts';
+import { buildLsa, foldIn, LSA_MIN_CHUNKS, parseTsvector } from './lsa.ts';
 
 // A small site: pages about query plans (where "explain" keeps company with "plan" and "query"),
 // about reclaiming disk space (vacuum), and about backups (dump). No chunk says both "plan" and
@@ -55,5 +55,12 @@ describe('buildLsa', () => {
 
   it('folds in nothing for a question of unknown words', () => {
     expect(foldIn([], 8)).toBeUndefined();
+  });
+
+  it('reads lexemes and their occurrence counts from a tsvector as Postgres prints it', () => {
+    // SELECT $$'it''s':1,3 'back\\slash' 'x':2A,5,9C$$::tsvector::text, and a stripped one.
+    expect(parseTsvector("'back\\\\slash' 'it''s':1,3 'x':2A,5,9C")).toEqual({ lexemes: ['back\\slash', "it's", 'x'], counts: [1, 2, 3] });
+    expect(parseTsvector("'hello' 'world'")).toEqual({ lexemes: ['hello', 'world'], counts: [1, 1] });
+    expect(parseTsvector('')).toEqual({ lexemes: [], counts: [] });
   });
 });
