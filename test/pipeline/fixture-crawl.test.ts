@@ -3,7 +3,9 @@
 // sitemap, a redirect chain, canonical duplicates, off-site/mailto links, an infinite calendar, a
 // 10 MB page, binaries served as HTML, Latin-1 and Shift_JIS pages, a JS-only page, a page slower
 // than the timeout, a flaky one — ends as the right pages, documents and skip reasons.
-import { LOCAL_EMBEDDING_MODEL } from '@kbchat/shared/providers/embeddings/local-embedder';
+import { chunkEmbeddingText } from '@kbchat/shared/crawl/chunker';
+import { embedLocal, LOCAL_EMBEDDING_MODEL } from '@kbchat/shared/providers/embeddings/local-embedder';
+import { countTokens } from '@kbchat/shared/providers/text/tokenizer';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIXTURE_FACTS, type FixtureSite, startFixtureSite } from '../support/fixture-site.ts';
@@ -69,6 +71,20 @@ describe('crawl of the fixture website', () => {
     const sql = `SELECT count(*) AS n FROM documents
                   WHERE client_id = $1 AND (embedding IS NULL OR embedding_model <> $2 OR embed_job_id IS NOT NULL)`;
     expect(await count(pool, sql, [clientId, LOCAL_EMBEDDING_MODEL])).toBe(0);
+    // Each vector (made in the crawler's worker thread) is the local model's vector of the chunk's
+    // embedding text, and its token count that text's cl100k count — as the embedder would have made them.
+    const { rows } = await pool.query<{ title: string; heading: string | null; content: string; v: string; token_count: number }>(
+      'SELECT title, heading, content, embedding::text AS v, token_count FROM documents WHERE client_id = $1 ORDER BY url, chunk_index',
+      [clientId],
+    );
+    expect(rows.length).toBeGreaterThan(5);
+    for (const row of rows) {
+      const text = chunkEmbeddingText(row.title, row.heading, row.content);
+      const stored = JSON.parse(row.v) as number[];
+      const expected = embedLocal(text);
+      expect(Math.max(...stored.map((x, i) => Math.abs(x - (expected[i] as number))))).toBeLessThan(1e-6);
+      expect(row.token_count).toBe(countTokens(text));
+    }
     // The embed queue this install's producers and workers use.
     const queue = kb.process.runtime.queues.embed.queue;
     const jobs = await queue.getJobCounts('completed', 'failed', 'waiting', 'delayed', 'active');

@@ -15,8 +15,8 @@ import { addJobCounters, addJobNote } from '../jobs/job-store.ts';
 import type { Logger } from '../logger.ts';
 import { type BatchLimits, planBatches } from '../providers/embeddings/batching.ts';
 import type { EmbeddingProvider } from '../providers/embeddings/embedding-provider.ts';
-import { createLocalEmbeddingProvider } from '../providers/embeddings/embeddings.ts';
 import { LOCAL_EMBEDDING_MODEL } from '../providers/embeddings/local-embedder.ts';
+import { localEmbedPool } from './local-embed-pool.ts';
 
 /**
  * The embed step, as one function the embedder worker and tests call: lease the documents, plan
@@ -70,29 +70,19 @@ export function embeddingInput(doc: Pick<ClaimedDocument, 'title' | 'heading' | 
 /**
  * A page's chunks as they are to be stored: on the local model with their vectors, computed where
  * the chunks are made — a little CPU and no request, so the store writes each row once, with its
- * vector, and no embed job runs for the page (docs/performance.md, 1a); on any other model as they
- * are, for the embedder. Same input, truncation and token count as embedDocuments.
+ * vector, and no embed job runs for the page (docs/performance.md, 1a) — in a worker thread, so the
+ * process's other pages and requests go on meanwhile; on any other model as they are, for the
+ * embedder. Same input, truncation and token count as embedDocuments.
  */
 export async function withLocalEmbeddings<C extends ChunkInput>(
   model: string,
   title: string,
   chunks: readonly C[],
 ): Promise<C[] | (C & { embedding: number[]; tokens: number })[]> {
-  if (model !== LOCAL_EMBEDDING_MODEL) return [...chunks];
-  const out: (C & { embedding: number[]; tokens: number })[] = [];
-  const batches = planBatches(
-    chunks.map((c, i) => ({ id: String(i), text: embeddingInput({ title, heading: c.heading, content: c.content }) })),
-  );
-  for (const batch of batches) {
-    const result = await localProvider.embed(batch.inputs, undefined, batch.inputTokens);
-    batch.ids.forEach((id, i) => {
-      out.push({ ...(chunks[Number(id)] as C), embedding: result.vectors[i] as number[], tokens: batch.inputTokens[i] as number });
-    });
-  }
-  return out;
+  if (model !== LOCAL_EMBEDDING_MODEL || chunks.length === 0) return [...chunks];
+  const { vectors, tokens } = await localEmbedPool.embed(title, chunks);
+  return chunks.map((c, i) => ({ ...c, embedding: Array.from(vectors[i] as Float32Array), tokens: tokens[i] as number }));
 }
-
-const localProvider = createLocalEmbeddingProvider();
 
 export async function embedDocuments(deps: EmbedDeps, input: EmbedInput, owner: string, signal?: AbortSignal): Promise<EmbedSummary> {
   const { pool, provider } = deps;
