@@ -36,6 +36,9 @@ async function checkTwice(url: string) {
   expect(defs).not.toMatch(/USING hnsw/);
   expect(defs).toMatch(/USING gin \(fts\)/);
   expect(defs).toMatch(/documents_client_idx ON public\.documents USING btree \(client_id\)/);
+  // A page's chunks are found through the unique (page_id, chunk_index) index: no second one on page_id.
+  expect(defs).toMatch(/documents_page_id_chunk_index_key ON public\.documents USING btree \(page_id, chunk_index\)/);
+  expect(defs).not.toMatch(/documents_page_idx/);
   expect(await toastedVectorBytes(url)).toBe(0);
 }
 
@@ -109,6 +112,7 @@ describe('migrations', () => {
         '0017_widget_settings',
         '0018_vector_index_per_tenant',
         '0019_inline_vectors',
+        '0020_drop_redundant_page_index',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {
