@@ -71,6 +71,8 @@ export interface OursRun {
   documents: number;
   embedded: number;
   seconds: number;
+  /** Until the last page was stored (every page searchable; the crawl's end still running). */
+  storedSeconds: number;
   peakRssMb: number;
   cpuSeconds: number;
   postgresCpuSeconds: number;
@@ -111,9 +113,13 @@ export async function runOurs(
     cpu = cpuSeconds(kb.child.pid) ?? cpu;
     const rss = peakRssMb(kb.child.pid) ?? Number.NaN;
     const pool = new pg.Pool({ connectionString: db.url, max: 1 });
-    const { rows } = await pool.query<{ docs: number; embedded: number }>(
-      'SELECT count(*)::int AS docs, count(embedding)::int AS embedded FROM documents WHERE client_id = $1',
-      [clientId],
+    const { rows } = await pool.query<{ docs: number; embedded: number; stored: number | null }>(
+      // stored: from the crawl's start to its last page's store (each chunk's created_at is its store's
+      // transaction start), when every page answers already and the crawl's end begins.
+      `SELECT count(*)::int AS docs, count(embedding)::int AS embedded,
+              extract(epoch FROM max(d.created_at) - (SELECT j.created_at FROM jobs j WHERE j.id = $2))::float8 AS stored
+         FROM documents d WHERE d.client_id = $1`,
+      [clientId, job.jobId],
     );
     await pool.end();
     const p = job.progress;
@@ -123,6 +129,7 @@ export async function runOurs(
       documents: rows[0]?.docs ?? 0,
       embedded: rows[0]?.embedded ?? 0,
       seconds,
+      storedSeconds: rows[0]?.stored ?? seconds,
       peakRssMb: rss,
       cpuSeconds: cpu,
       postgresCpuSeconds,
@@ -179,10 +186,10 @@ export async function crawlBench(env: BenchEnv, options: CrawlOptions): Promise<
         pass: complete && oursRate >= 1.5 * crawleeRate,
       },
       {
-        metric: 'pages/s until every page is stored (embedding still running)',
-        ours: round(bestOurs.pages / (bestOurs.phases.embedding ?? bestOurs.seconds)),
+        metric: "pages/s until every page is stored and searchable (the crawl's end — term statistics, related words — still to run)",
+        ours: round(bestOurs.pages / bestOurs.storedSeconds),
         baseline: round(crawleeRate),
-        ratio: ratio(bestOurs.pages / (bestOurs.phases.embedding ?? bestOurs.seconds), crawleeRate),
+        ratio: ratio(bestOurs.pages / bestOurs.storedSeconds, crawleeRate),
       },
       {
         metric: 'CPU ms per page: crawler process',
