@@ -479,6 +479,33 @@ describe.skipIf(!hasChromium)('chat widget in Chromium', () => {
     await page.context().close();
   });
 
+  it('shows a fenced code example of an answer as code, and the rest as text', async () => {
+    const previous = fake.chatHandler;
+    fake.chatHandler = (body) =>
+      /office open/.test(body.messages.at(-1)?.content ?? '')
+        ? { content: 'Ask the office line with:\n```\ncurl https://acme.example/hours\n```\nIt answers Monday to Friday. [1]' }
+        : previous(body);
+    try {
+      const page = await openPage();
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      await page.getByRole('textbox', { name: 'Your message' }).fill('When is your office open?');
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'Acme help' });
+      const code = dialog.locator('pre code');
+      await code.waitFor({ timeout: 30_000 });
+      expect(await code.textContent()).toBe('curl https://acme.example/hours');
+      expect(await code.evaluate((e) => getComputedStyle(e).fontFamily)).toMatch(/monospace/);
+      const bubble = dialog.locator('.m.bot').filter({ has: page.locator('pre code') });
+      const text = (await bubble.evaluate((e) => e.firstChild?.textContent ?? '')) as string;
+      expect(text).toBe('Ask the office line with:');
+      expect(await bubble.textContent()).not.toContain('```');
+      expect(await bubble.textContent()).toContain('It answers Monday to Friday. [1]');
+      await page.context().close();
+    } finally {
+      fake.chatHandler = previous;
+    }
+  });
+
   it('takes an accent colour, picks readable text for it, and ignores a value that is not a colour', async () => {
     const launcherColours = async (query: string) => {
       const page = await openPage(query);

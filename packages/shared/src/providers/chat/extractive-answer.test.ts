@@ -168,10 +168,10 @@ describe('composeAnswer with a code example', () => {
     'The new column is initially filled with whatever default value is given.',
   ].join('\n');
 
-  it('quotes the example a sentence introduces, on lines of its own, and goes on after it', () => {
+  it('quotes the example a sentence introduces, fenced on lines of its own, and goes on after it', () => {
     const out = composeAnswer('how do I add a column to a table', [passage('a', 'https://s/alter', alter)]);
     expect(out.text).toBe(
-      'To add a column, use a command like:\nALTER TABLE products ADD COLUMN description text;\nThe new column is initially filled with whatever default value is given. [1]',
+      'To add a column, use a command like:\n```\nALTER TABLE products ADD COLUMN description text;\n```\nThe new column is initially filled with whatever default value is given. [1]',
     );
   });
 
@@ -186,7 +186,7 @@ describe('composeAnswer with a code example', () => {
       ].join('\n');
     const short = composeAnswer('how do I write a simplest server', [passage('a', 'https://s/server', example(3))]);
     expect(short.text).toContain(
-      "Create a file with this content:\nconst http = require('node:http');\nserver.on('event1', () => {});\nserver.on('event2', () => {});\n",
+      "Create a file with this content:\n```\nconst http = require('node:http');\nserver.on('event1', () => {});\nserver.on('event2', () => {});\n```\n",
     );
     const long = composeAnswer('how do I write a simplest server', [passage('a', 'https://s/server', example(12))]);
     expect(long.text).toBe('The simplest server answers every request the same way. [1]');

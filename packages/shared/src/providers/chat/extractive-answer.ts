@@ -119,6 +119,9 @@ const CODE_LIKE = /[(){}[\];=<>$`'"_/\\|]|--|^[a-z][\w.-]*\s/;
  * and is short — the index after it and its lines, else nothing. Marks like "[1]" inside it would
  * read as citations: not quoted.
  */
+/** The line before and after a quoted code example (Markdown's fence). */
+const CODE_FENCE = '```';
+
 export function codeExampleAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
   const first = sentences[index];
   if (!first || first.prose || !first.line) return undefined;
@@ -304,9 +307,11 @@ export function composeAnswer(query: string, passages: ChatPassage[]): Extractiv
   // A sentence ending in a colon introduces what follows it (a list, code) and reads cut off last.
   while (picked.length > 1 && /:$/.test((picked.at(-1) as { text: string }).text)) picked.pop();
   // The page's own footnote marks would read as citations with no source: only ours stay. A code
-  // example stands on lines of its own.
+  // example stands on lines of its own, fenced as Markdown does (the widget shows it as code).
   const quoted = picked
-    .map((p, k) => (p.code ? `\n${p.text}\n` : `${k > 0 && !picked[k - 1]?.code ? ' ' : ''}${stripCitationMarks(p.text)}`))
+    .map((p, k) =>
+      p.code ? `\n${CODE_FENCE}\n${p.text}\n${CODE_FENCE}\n` : `${k > 0 && !picked[k - 1]?.code ? ' ' : ''}${stripCitationMarks(p.text)}`,
+    )
     .join('')
     .trim();
   const topic = topicOf(passages[chosen.passage] as ChatPassage, sentences, start, quoted);

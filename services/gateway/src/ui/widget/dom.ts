@@ -10,6 +10,21 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
+/**
+ * An answer as nodes: each Markdown code fence (``` lines: the offline answer's code examples, a
+ * model's code) a <pre> block, the rest text, whose line breaks the bubble keeps. Text only, never
+ * markup: the answer is untrusted. A fence still open (a stream cut short) stays text.
+ */
+export function answerNodes(text: string): (Node | string)[] {
+  const parts = text.split(/^```[^\n`]*\n([\s\S]*?)\n```[ \t]*(?:\n|$)/m);
+  return parts.flatMap((part, i): (Node | string)[] => {
+    if (i % 2 === 1) return [h('pre', {}, h('code', {}, part))];
+    // The line break before a fence: the block starts a line of its own anyway.
+    const prose = i < parts.length - 1 ? part.replace(/\n$/, '') : part;
+    return prose ? [prose] : [];
+  });
+}
+
 /** An inline SVG icon of one path (no markup parsing, nothing fetched). */
 export function icon(d: string): SVGSVGElement {
   const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');

@@ -1,5 +1,5 @@
 import { type Done, type Failure, plainChat, type Source, streamChat } from './chat-api.ts';
-import { h, icon, onColor, storage } from './dom.ts';
+import { answerNodes, h, icon, onColor, storage } from './dom.ts';
 import { feedbackButtons, type Rating } from './feedback.ts';
 import { leadForm } from './lead-form.ts';
 import { STYLES } from './styles.ts';
@@ -114,8 +114,8 @@ export function mount(api: string, clientId: string, look: Look): void {
 
   function bubble(entry: Entry): HTMLElement {
     const b = h('div', { class: `m ${entry.role}` });
-    if (entry.role === 'user') b.append(h('span', { class: 'sr' }, 'You: '));
-    b.append(entry.text);
+    if (entry.role === 'user') b.append(h('span', { class: 'sr' }, 'You: '), entry.text);
+    else b.append(...answerNodes(entry.text));
     const src = entry.sources && sourcesBlock(entry.sources);
     if (src) b.append(src);
     if (entry.messageId) b.append(feedbackButtons(feedback, entry.messageId, entry.rating));
@@ -162,7 +162,7 @@ export function mount(api: string, clientId: string, look: Look): void {
         if (!(err as Failure).fallback || shown) throw err;
         done = await plainChat(api, body);
       }
-      textNode.data = done.answer;
+      textNode.replaceWith(...answerNodes(done.answer));
       const src = sourcesBlock(done.sources ?? []);
       if (src) b.append(src);
       if (done.sessionId) {

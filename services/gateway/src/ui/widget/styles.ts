@@ -16,6 +16,7 @@ h2{flex:1;margin:0;font-size:16px;font-weight:600;line-height:1.3}
 .m{max-width:85%;padding:8px 12px;border-radius:12px;white-space:pre-wrap;overflow-wrap:anywhere}
 .bot{align-self:flex-start;background:#fff;border:1px solid #e3e6ea}
 .user{align-self:flex-end;background:var(--a);color:var(--on)}
+.m pre{margin:6px 0;padding:6px 8px;background:#f6f8fa;border:1px solid #e3e6ea;border-radius:6px;white-space:pre-wrap;overflow-wrap:anywhere;font:12.5px/1.45 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 .err{color:#b42318}
 .typing::after{content:"…";letter-spacing:2px}
 .src{margin:8px 0 0;padding:8px 0 0;border-top:1px solid #e3e6ea;font-size:13px;white-space:normal}
