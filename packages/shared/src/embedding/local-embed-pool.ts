@@ -22,6 +22,8 @@ class LocalEmbedPool {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = undefined;
     const id = this.nextId++;
+    // Kept alive while it owes an answer (a script awaiting one must not exit under it), not after.
+    worker.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       worker.postMessage({ id, title, chunks: chunks.map((c) => ({ heading: c.heading, content: c.content })) });
@@ -31,15 +33,17 @@ class LocalEmbedPool {
   private start(): Worker {
     if (this.worker) return this.worker;
     const worker = new Worker(new URL('./local-embed-worker.ts', import.meta.url));
-    // Never what keeps the process alive: shutdown does not wait for it.
-    worker.unref();
     worker.on('message', (reply: Reply) => {
       const waiting = this.pending.get(reply.id);
       if (!waiting) return;
       this.pending.delete(reply.id);
       if ('error' in reply) waiting.reject(new Error(`local embedding failed: ${reply.error}`));
       else waiting.resolve({ vectors: reply.vectors, tokens: reply.tokens });
-      if (this.pending.size === 0) this.scheduleExit(worker);
+      if (this.pending.size === 0) {
+        // Idle: never what keeps the process alive, so shutdown does not wait for it.
+        worker.unref();
+        this.scheduleExit(worker);
+      }
     });
     const fail = (err: Error) => {
       if (this.worker === worker) this.worker = undefined;
