@@ -2,7 +2,7 @@
 // candidates are fetched once through the service's own search function, then every setting of a
 // grid is scored in memory; for each corpus, the setting best on the other corpora is scored on it.
 import { absentTerms, LOCAL_EMBEDDER_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
-import { answerablePassages, type RankedPassage } from '@kbchat/shared/chat/retrieval';
+import { answerablePassages, type RankedPassage, siteSpecificity } from '@kbchat/shared/chat/retrieval';
 import { lsaQueryVector } from '@kbchat/shared/db/lsa';
 import type { Queryable } from '@kbchat/shared/db/pool';
 import { type CandidateResult, misspeltTerms, searchCandidates } from '@kbchat/shared/db/retrieval';
@@ -64,11 +64,11 @@ export async function collectCases(db: Queryable, clientId: string, questions: Q
  * passages: composing its answer once per distinct list keeps the leave-one-corpus-out run short.
  */
 const quotedCache = new Map<string, ExtractiveAnswer>();
-function quotedOf(question: Question, byId: Map<string, Question>, passages: RankedPassage[]): ExtractiveAnswer {
+function quotedOf(question: Question, byId: Map<string, Question>, passages: RankedPassage[], result: CandidateResult): ExtractiveAnswer {
   const key = `${question.id}\n${question.question}\n${passages.map((p) => p.id).join(',')}`;
   let answer = quotedCache.get(key);
   if (!answer) {
-    answer = composeAnswer(queryOf(question, byId), passages);
+    answer = composeAnswer(queryOf(question, byId), passages, siteSpecificity(result));
     quotedCache.set(key, answer);
   }
   return answer;
@@ -80,7 +80,7 @@ export function evaluate(c: CorpusCases, params: RankingParams): CorpusScore & {
   for (const { question, result, misspelt } of c.cases) {
     const { passages } = answerablePassages(result, new Set(misspelt), question.question, { passages: 6, ranking: params });
     // The sources are the pages the extractive answer quotes, as the service reports them.
-    const answer = passages.length === 0 ? undefined : quotedOf(question, c.byId, passages);
+    const answer = passages.length === 0 ? undefined : quotedOf(question, c.byId, passages, result);
     const quoted = (answer?.used ?? []).map((i) => passages[i]);
     const cited = passages.filter((p) => quoted.includes(p));
     answers.set(question.id, {

@@ -200,6 +200,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       query,
       history,
       passages,
+      specificity: retrieved.specificity,
       ...(req.pageUrl ? { pageUrl: req.pageUrl } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
     };

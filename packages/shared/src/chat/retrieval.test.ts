@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RetrievalCandidate } from '../db/retrieval.ts';
 import { absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K } from './ranking.ts';
-import { dropNearDuplicates, type RankedPassage, rankPassages, sourcesOf, withoutMeasureWords } from './retrieval.ts';
+import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf, withoutMeasureWords } from './retrieval.ts';
 
 let n = 0;
 function candidate(over: Partial<RetrievalCandidate>): RetrievalCandidate {
@@ -204,5 +204,16 @@ describe('withoutMeasureWords', () => {
     expect(withoutMeasureWords('How long is the warranty?')).toBe('how is the warranty?');
     expect(withoutMeasureWords('how often do you deliver, and how far?')).toBe('how do you deliver, and how?');
     expect(withoutMeasureWords('a long warranty for old bikes')).toBe('a long warranty for old bikes');
+  });
+});
+
+describe('siteSpecificity', () => {
+  it('is 1 for a word in one chunk or none, 0 for a word in every chunk, log-scaled between', () => {
+    const s = siteSpecificity({ queryTerms: ['node', 'fetch', 'unseen', 'one'], termDf: [1000, 10, 0, 1], corpusDocs: 1000 });
+    expect(s.node).toBe(0);
+    expect(s.unseen).toBe(1);
+    expect(s.one).toBe(1);
+    expect(s.fetch).toBeCloseTo(Math.log(100) / Math.log(1000), 10);
+    expect(siteSpecificity({ queryTerms: ['x'], termDf: [1], corpusDocs: 1 })).toEqual({});
   });
 });

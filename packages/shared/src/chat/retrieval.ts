@@ -63,6 +63,24 @@ export interface RetrievalResult {
   /** Share of the question's idf mass no page holds (the decline signal), and whether it declined. */
   absentShare: number;
   declined: boolean;
+  /** The question's words' specificity on this site (siteSpecificity). */
+  specificity: Record<string, number>;
+}
+
+/**
+ * How much each of the question's lexemes tells on this client's site: log(N / df) / log(N) over its
+ * N chunks — 1 for a word in one chunk (or none), 0 for a word in every chunk. The client's own term
+ * statistics, so it means the same on any site; no constant to fit.
+ */
+export function siteSpecificity(result: Pick<CandidateResult, 'queryTerms' | 'termDf' | 'corpusDocs'>): Record<string, number> {
+  const n = result.corpusDocs;
+  const out: Record<string, number> = {};
+  if (!n || n < 2) return out;
+  result.queryTerms.forEach((lexeme, i) => {
+    const df = result.termDf[i] ?? 0;
+    out[lexeme] = df <= 1 ? 1 : Math.max(0, Math.log(n / df) / Math.log(n));
+  });
+  return out;
 }
 
 /**
@@ -118,7 +136,14 @@ export async function retrieve(
     { ...settings, ranking: params },
     input.pageUrl,
   );
-  return { passages, scan: result.scan, considered: result.candidates.length, absentShare: absent, declined: passages.length === 0 };
+  return {
+    passages,
+    scan: result.scan,
+    considered: result.candidates.length,
+    absentShare: absent,
+    declined: passages.length === 0,
+    specificity: siteSpecificity(result),
+  };
 }
 
 /**

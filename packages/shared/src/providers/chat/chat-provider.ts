@@ -28,6 +28,8 @@ export interface ChatInput {
   history: ChatTurn[];
   /** Ranked best first; may be empty (then the provider answers honestly that it doesn't know). */
   passages: ChatPassage[];
+  /** How much each of the question's words tells on this site (the extractive answer weighs its sentences by it). */
+  specificity?: Readonly<Record<string, number>>;
   pageUrl?: string;
   /**
    * The chat service found the message to be only a request for contact (intent/conversation.ts):

@@ -203,3 +203,23 @@ describe('composeAnswer with a code example', () => {
     );
   });
 });
+
+describe('composeAnswer with the site’s word statistics', () => {
+  // On the Node.js docs "node" is in four chunks of ten, "available" in one of thirteen, "fetch" in
+  // one of two hundred and forty: the question's distinctive word is "fetch".
+  const globals = [
+    'This global is available only if the Node.js binary was compiled with support for the node:crypto module.',
+    '',
+    'A browser-compatible implementation of the fetch() function.',
+  ].join('\n');
+  const question = 'Is fetch available in Node or do I need node-fetch?';
+
+  it('leads with the sentence holding the words that are rare on this site, not the ones rare on the web', () => {
+    const site = { node: 0.11, avail: 0.31, fetch: 0.66, need: 0.4 };
+    expect(composeAnswer(question, [passage('a', 'https://s/globals', globals)], site).text).toMatch(
+      /^A browser-compatible implementation of the fetch\(\) function\./,
+    );
+    // Without them every word weighs as the web uses it, and the other sentence covers more.
+    expect(composeAnswer(question, [passage('a', 'https://s/globals', globals)]).text).toMatch(/^This global is available/);
+  });
+});

@@ -38,11 +38,18 @@ export interface Sentence {
   blockStart: boolean;
 }
 
-export function queryTerms(query: string): QueryTerm[] {
+/**
+ * How much each of the question's words tells on this client's site, keyed by stem (siteSpecificity in
+ * chat/retrieval.ts): a word in most of the site's chunks ("node" on the Node.js docs) says little
+ * about which sentence answers; a word not listed counts fully.
+ */
+export type SiteSpecificity = Readonly<Record<string, number>>;
+
+export function queryTerms(query: string, site?: SiteSpecificity): QueryTerm[] {
   const byStem = new Map<string, QueryTerm>();
   for (const t of analyze(query)) {
     if (t.stop) continue;
-    const weight = termRarity(t.surface) * (t.part ? 0.5 : 1);
+    const weight = termRarity(t.surface) * (t.part ? 0.5 : 1) * (site?.[t.stem] ?? 1);
     const seen = byStem.get(t.stem);
     if (!seen || seen.weight < weight) byStem.set(t.stem, { stem: t.stem, surface: t.surface, weight });
   }
@@ -236,8 +243,8 @@ export interface ExtractiveAnswer {
  * The answer from passages ranked best first (the retrieval keeps a page's chunks together, best
  * page first). Empty text when no passage has a whole sentence to quote.
  */
-export function composeAnswer(query: string, passages: ChatPassage[]): ExtractiveAnswer {
-  const terms = queryTerms(query);
+export function composeAnswer(query: string, passages: ChatPassage[], site?: SiteSpecificity): ExtractiveAnswer {
+  const terms = queryTerms(query, site);
   const split = passages.map((p) => sentencesOf(p.content));
   const best = passages.map((p, i) =>
     bestSentence(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`))),
