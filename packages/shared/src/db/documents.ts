@@ -1,4 +1,4 @@
-import { type Queryable, toVectorBinary } from './pool.ts';
+import { type Queryable, toVectorBinary, vectorArrayParams } from './pool.ts';
 
 /**
  * The chunks of crawled pages and their embeddings.
@@ -18,7 +18,7 @@ export interface ChunkInput {
 
 /** A chunk with the vector of the store's model already computed (the local model: see withLocalEmbeddings). */
 export interface EmbeddedChunkInput extends ChunkInput {
-  embedding: number[];
+  embedding: ArrayLike<number>;
   /** cl100k tokens of what was embedded. */
   tokens: number;
 }
@@ -39,10 +39,13 @@ export function chunkEmbeddingArgs(
 ): { sql: string; values: unknown[]; nameSuffix: string } {
   if (chunks.length === 0 || !chunks.every((c): c is EmbeddedChunkInput => 'embedding' in c))
     return { sql: '', values: [], nameSuffix: '' };
-  const vectors = chunks.map((_, i) => `$${first + 1 + i}::vector`);
+  const vectors = vectorArrayParams(
+    chunks.map((c) => c.embedding),
+    first + 1,
+  );
   return {
-    sql: `, ARRAY[${vectors.join(', ')}]::vector[], $${first}::int[]`,
-    values: [chunks.map((c) => c.tokens), ...chunks.map((c) => toVectorBinary(c.embedding))],
+    sql: `, ${vectors.sql}, $${first}::int[]`,
+    values: [chunks.map((c) => c.tokens), ...vectors.values],
     nameSuffix: `_${chunks.length}`,
   };
 }

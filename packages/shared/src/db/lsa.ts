@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
 import { foldIn, type LsaModel } from '../embedding/lsa.ts';
-import { type Pool, type Queryable, toVectorBinary, withTransaction } from './pool.ts';
+import { type Pool, type Queryable, vectorArrayParams, withTransaction } from './pool.ts';
 
 /** buildLsa in a worker thread (embedding/lsa-worker.ts) from the chunks' tsvectors as text, so the process keeps serving meanwhile. */
 function buildInWorker(tsvectors: string[]): Promise<LsaModel | undefined> {
@@ -12,17 +12,6 @@ function buildInWorker(tsvectors: string[]): Promise<LsaModel | undefined> {
       if (code !== 0) reject(new Error(`the related-words worker exited with code ${code}`));
     });
   });
-}
-
-/**
- * Vectors as binary parameters from $first on, and the SQL array of them: printing and parsing ~23,000
- * vectors as text was ~0.5 s of a 10,000-chunk site's rebuild (docs/performance.md, 1a).
- */
-function binaryVectors(vectors: readonly Float32Array[], first: number): { sql: string; values: Buffer[] } {
-  return {
-    sql: `ARRAY[${vectors.map((_, i) => `$${first + i}::vector`).join(', ')}]::vector[]`,
-    values: vectors.map((v) => toVectorBinary(Array.from(v))),
-  };
 }
 
 /**
@@ -52,7 +41,7 @@ export async function refreshLsa(pool: Pool, clientId: string): Promise<number> 
     const terms = [...model.terms];
     for (let i = 0; i < terms.length; i += 2000) {
       const batch = terms.slice(i, i + 2000);
-      const vecs = binaryVectors(
+      const vecs = vectorArrayParams(
         batch.map(([, t]) => t.vector),
         4,
       );
@@ -65,7 +54,7 @@ export async function refreshLsa(pool: Pool, clientId: string): Promise<number> 
     let stored = 0;
     for (let i = 0; i < rows.length; i += 1000) {
       const ids = rows.slice(i, i + 1000).map((r) => r.id);
-      const vecs = binaryVectors(model.chunks.slice(i, i + 1000), 3);
+      const vecs = vectorArrayParams(model.chunks.slice(i, i + 1000), 3);
       // Only chunks still there: one deleted since the read (a re-crawl removing a page) is skipped.
       const res = await tx.query(
         `INSERT INTO lsa_chunks (document_id, client_id, vec)

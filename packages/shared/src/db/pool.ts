@@ -122,10 +122,21 @@ export function toVector(values: readonly number[]): string {
  * ~12 KB of text, and neither side prints or parses 1,536 numbers: vectorToSql and the socket writes
  * of its text were a quarter of the crawl process's CPU profile.
  */
-export function toVectorBinary(values: readonly number[]): Buffer {
+export function toVectorBinary(values: ArrayLike<number>): Buffer {
   const buf = Buffer.allocUnsafe(4 + 4 * values.length);
   buf.writeInt16BE(values.length, 0);
   buf.writeInt16BE(0, 2);
   for (let i = 0; i < values.length; i++) buf.writeFloatBE(values[i] as number, 4 + 4 * i);
   return buf;
+}
+
+/**
+ * Many vectors as one SQL array of binary parameters numbered from `first`: `ARRAY[$n::vector, …]`
+ * and their values, for a statement that unnests them beside other columns.
+ */
+export function vectorArrayParams(vectors: readonly ArrayLike<number>[], first: number): { sql: string; values: Buffer[] } {
+  return {
+    sql: `ARRAY[${vectors.map((_, i) => `$${first + i}::vector`).join(', ')}]::vector[]`,
+    values: vectors.map(toVectorBinary),
+  };
 }

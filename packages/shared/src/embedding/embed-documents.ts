@@ -78,10 +78,10 @@ export async function withLocalEmbeddings<C extends ChunkInput>(
   model: string,
   title: string,
   chunks: readonly C[],
-): Promise<C[] | (C & { embedding: number[]; tokens: number })[]> {
+): Promise<C[] | (C & { embedding: Float32Array; tokens: number })[]> {
   if (model !== LOCAL_EMBEDDING_MODEL || chunks.length === 0) return [...chunks];
   const { vectors, tokens } = await localEmbedPool.embed(title, chunks);
-  return chunks.map((c, i) => ({ ...c, embedding: Array.from(vectors[i] as Float32Array), tokens: tokens[i] as number }));
+  return chunks.map((c, i) => ({ ...c, embedding: vectors[i] as Float32Array, tokens: tokens[i] as number }));
 }
 
 export async function embedDocuments(deps: EmbedDeps, input: EmbedInput, owner: string, signal?: AbortSignal): Promise<EmbedSummary> {

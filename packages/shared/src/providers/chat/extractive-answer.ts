@@ -39,9 +39,10 @@ export interface Sentence {
 }
 
 /**
- * How much each of the question's words tells on this client's site, keyed by stem (siteSpecificity in
+ * How much each of the question's words tells on this client's site (siteSpecificity in
  * chat/retrieval.ts): a word in most of the site's chunks ("node" on the Node.js docs) says little
- * about which sentence answers; a word not listed counts fully.
+ * about which sentence answers. Keyed by Postgres' English lexeme, which is the analyser's Porter stem
+ * for most words; a word whose two stems differ, or that is not listed, counts fully.
  */
 export type SiteSpecificity = Readonly<Record<string, number>>;
 
