@@ -192,13 +192,13 @@ export async function loadBench(env: BenchEnv, options: LoadOptions): Promise<Pa
         if (m) modelCalledAt.set(Number(m[1]), Number(m[2]));
       }
     });
-    const fakeBaseUrl = await new Promise<string>((resolve, reject) => {
+    const [fakeBaseUrl, fakeKey] = await new Promise<[string, string]>((resolve, reject) => {
       const deadline = setTimeout(() => reject(new Error(`fake model server did not start:\n${fake?.output()}`)), 30_000);
       const check = () => {
-        const m = /READY (\S+)/.exec(fake?.output() ?? '');
-        if (m?.[1]) {
+        const m = /READY (\S+) (\S+)/.exec(fake?.output() ?? '');
+        if (m?.[1] && m[2]) {
           clearTimeout(deadline);
-          resolve(m[1]);
+          resolve([m[1], m[2]]);
         } else setTimeout(check, 50);
       };
       check();
@@ -209,7 +209,7 @@ export async function loadBench(env: BenchEnv, options: LoadOptions): Promise<Pa
       env: {
         ...gatewayEnv,
         CHAT_PROVIDER: 'openai',
-        OPENAI_API_KEY: 'sk-bench-fake-openai-key',
+        OPENAI_API_KEY: fakeKey,
         OPENAI_BASE_URL: fakeBaseUrl,
       },
     });

@@ -4,7 +4,7 @@
 // when the request has arrived (body read), the id being the `req=<n>` of the page URL the system
 // prompt names, so the load part can tell, per request, when the model was called.
 //
-//   PORT=… node bench/lib/fake-openai-server.ts   → prints "READY <base url>"
+//   PORT=… node bench/lib/fake-openai-server.ts   → prints "READY <base url> <api key>"
 import { defaultChatReply, startFakeOpenAI } from '../../test/support/fake-openai.ts';
 
 const fake = await startFakeOpenAI();
@@ -16,7 +16,7 @@ fake.chatHandler = (body) => {
   process.stdout.write(`M ${id} ${at.toFixed(3)}\n`);
   return defaultChatReply(body);
 };
-process.stdout.write(`READY ${fake.baseUrl}\n`);
+process.stdout.write(`READY ${fake.baseUrl} ${fake.env.OPENAI_API_KEY}\n`);
 const stop = async () => {
   await fake.close();
   process.exit(0);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { defaultChatReply, FAKE_OPENAI_KEY, type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
+import { defaultChatReply, type FakeOpenAI, startFakeOpenAI } from '../support/fake-openai.ts';
 import { api, createClient, type Kbchat, startKbchat, waitFor } from '../support/kbchat.ts';
 import { createSeeder, type Seeder } from '../support/seed-documents.ts';
 import { plumbingSite } from './corpus.ts';
@@ -63,7 +63,7 @@ describe('chat with the openai providers (against an OpenAI-compatible fake)', (
     kb = await startKbchat({
       services: ['gateway'],
       env: {
-        OPENAI_API_KEY: FAKE_OPENAI_KEY,
+        OPENAI_API_KEY: fake.env.OPENAI_API_KEY,
         OPENAI_BASE_URL: `${proxy.url}/v1`,
         CHAT_PROVIDER: 'openai',
         EMBEDDING_PROVIDER: 'openai',

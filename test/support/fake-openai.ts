@@ -43,7 +43,7 @@ export interface RecordedEmbeddingRequest {
 }
 
 export interface FakeOpenAIOptions {
-  /** When set, a request with another bearer key gets the API's 401 (which echoes a masked key). */
+  /** The key it accepts (a request with another gets the API's 401, which echoes a masked key); default: one of its own, in `env`. */
   apiKey?: string;
 }
 
@@ -123,6 +123,9 @@ function toBase64(vector: number[]): string {
 }
 
 export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<FakeOpenAI> {
+  // A key of its own unless one is given: a kbchat left running by another test, whose fake's port
+  // this one now has, gets 401 here instead of having its requests counted as this test's.
+  const apiKey = options.apiKey ?? `${FAKE_OPENAI_KEY}-${randomUUID().slice(0, 8)}`;
   const fake = {
     requests: { embeddings: [], chat: [] },
     chatHandler: defaultChatReply,
@@ -256,7 +259,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       if (req.method !== 'POST') return apiError(res, 404, 'not found');
       if (!req.headers.authorization?.startsWith('Bearer ')) return apiError(res, 401, 'missing API key');
       const key = req.headers.authorization.slice('Bearer '.length);
-      if (options.apiKey !== undefined && key !== options.apiKey) {
+      if (key !== apiKey) {
         // Like the real API: the message shows the key's start and end.
         return apiError(
           res,
@@ -282,7 +285,7 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
   const { port } = server.address() as AddressInfo;
   fake.url = `http://127.0.0.1:${port}`;
   fake.baseUrl = `${fake.url}/v1`;
-  fake.env = { OPENAI_API_KEY: FAKE_OPENAI_KEY, OPENAI_BASE_URL: fake.baseUrl };
+  fake.env = { OPENAI_API_KEY: apiKey, OPENAI_BASE_URL: fake.baseUrl };
   fake.embeddedTokens = () => fake.requests.embeddings.filter((r) => r.status === 200).reduce((n, r) => n + r.tokens, 0);
   fake.reset = () => {
     fake.requests.embeddings.length = 0;
