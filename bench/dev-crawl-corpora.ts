@@ -4,7 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { serveDirectory } from '../test/support/fixture-site.ts';
 import { CORPUS_LIST } from './lib/corpora.ts';
-import { benchEnv, crawlSite, createClient, ensureCorpora, log, round, startKbchatProcess } from './lib/env.ts';
+import { benchEnv, crawlSite, createClient, ensureCorpora, log, round, startKbchatProcess, waitForRelatedWords } from './lib/env.ts';
 
 const env = benchEnv();
 const dbName = process.env.KBEVAL_DB ?? 'kbeval';
@@ -32,6 +32,7 @@ try {
     try {
       const clientId = await createClient(kb.baseUrl, corpus.name);
       const { job, seconds } = await crawlSite(kb.baseUrl, clientId, `${site.url}/${corpus.start}`, 5000);
+      await waitForRelatedWords(databaseUrl, clientId);
       log(
         `${corpus.name}: ${job.status} ${job.progress.pagesIndexed} pages ${job.progress.documentsCreated} chunks in ${round(seconds)} s`,
       );

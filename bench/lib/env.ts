@@ -300,6 +300,28 @@ export async function crawlSite(
   }
 }
 
+/**
+ * Waits until the client's related words are learnt: a crawl completes before them (docs/retrieval.md
+ * "Related words"), and answers measured at once would be measured without them.
+ */
+export async function waitForRelatedWords(databaseUrl: string, clientId: string, timeoutMs = 10 * 60_000): Promise<void> {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+  try {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const { rows } = await pool.query<{ fresh: boolean }>(
+        'SELECT built_at IS NOT NULL AND built_at >= wanted_at AS fresh FROM lsa_state WHERE client_id = $1',
+        [clientId],
+      );
+      if (rows[0]?.fresh !== false) return;
+      if (Date.now() > deadline) throw new Error(`the related words of ${clientId} were not learnt in ${timeoutMs} ms`);
+      await sleep(50);
+    }
+  } finally {
+    await pool.end();
+  }
+}
+
 export async function createClient(baseUrl: string, name: string): Promise<string> {
   return (await api<{ clientId: string }>(baseUrl, 'POST', '/api/admin/clients', { name })).clientId;
 }

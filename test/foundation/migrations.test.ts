@@ -113,6 +113,7 @@ describe('migrations', () => {
         '0018_vector_index_per_tenant',
         '0019_inline_vectors',
         '0020_drop_redundant_page_index',
+        '0021_related_words_state',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {

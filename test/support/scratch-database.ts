@@ -43,6 +43,7 @@ export const KBCHAT_TABLES = [
   'term_stats_totals',
   'lsa_terms',
   'lsa_chunks',
+  'lsa_state',
   'crawl_changes',
   'curated_answers',
   'knowledge_gap_dismissals',

@@ -19,10 +19,14 @@ function buildInWorker(tsvectors: string[]): Promise<LsaModel | undefined> {
  * read every chunk's tsvector, learn (in a worker thread), then replace the client's lexeme and chunk
  * vectors in one transaction. Chunks stored after the read have no vector until the next rebuild (the
  * other lists still find them); chunks deleted meanwhile take theirs along (foreign key). Rebuilds of
- * one client take turns (an advisory lock). Returns the chunks given a vector (0: too few chunks to
- * learn from; the old vectors are dropped).
+ * one client take turns (an advisory lock). The time the read began is recorded as
+ * lsa_state.built_at: a crawl completing after it leaves the state stale (staleRelatedWords). Returns
+ * the chunks given a vector (0: too few chunks to learn from; the old vectors are dropped).
  */
 export async function refreshLsa(pool: Pool, clientId: string): Promise<number> {
+  // As text: a Date would cut the microseconds, and the learn would look older than the crawl before it.
+  const { rows: at } = await pool.query<{ now: string }>('SELECT now()::text AS now');
+  const readAt = (at[0] as { now: string }).now;
   const { rows } = await pool.query<{ id: string; fts: string }>(
     `SELECT d.id, d.fts::text AS fts
        FROM documents d
@@ -37,6 +41,11 @@ export async function refreshLsa(pool: Pool, clientId: string): Promise<number> 
     await tx.query("SELECT pg_advisory_xact_lock(hashtextextended('kbchat_lsa:' || $1::text, 0))", [clientId]);
     await tx.query('DELETE FROM lsa_terms WHERE client_id = $1', [clientId]);
     await tx.query('DELETE FROM lsa_chunks WHERE client_id = $1', [clientId]);
+    await tx.query(
+      `INSERT INTO lsa_state (client_id, wanted_at, built_at) VALUES ($1, $2::timestamptz, $2::timestamptz)
+       ON CONFLICT (client_id) DO UPDATE SET built_at = GREATEST(lsa_state.built_at, EXCLUDED.built_at)`,
+      [clientId, readAt],
+    );
     if (!model) return 0;
     const terms = [...model.terms];
     for (let i = 0; i < terms.length; i += 2000) {
@@ -66,6 +75,38 @@ export async function refreshLsa(pool: Pool, clientId: string): Promise<number> 
     }
     return stored;
   });
+}
+
+/**
+ * Marks the client's related words as wanted again, in the caller's transaction (the one that
+ * completes a crawl): until a rebuild that began after this has written them, they are stale.
+ */
+export async function markRelatedWordsWanted(tx: Queryable, clientId: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO lsa_state (client_id, wanted_at) VALUES ($1, now())
+     ON CONFLICT (client_id) DO UPDATE SET wanted_at = now()`,
+    [clientId],
+  );
+}
+
+/** Clients whose related words have been wanted for over `olderThanMs` without a rebuild since. */
+export async function staleRelatedWords(db: Queryable, olderThanMs: number): Promise<string[]> {
+  const { rows } = await db.query<{ client_id: string }>(
+    `SELECT client_id FROM lsa_state
+      WHERE (built_at IS NULL OR built_at < wanted_at) AND wanted_at < now() - make_interval(secs => $1::float8 / 1000)
+      ORDER BY wanted_at`,
+    [olderThanMs],
+  );
+  return rows.map((r) => r.client_id);
+}
+
+/** Whether the client's related words were learnt after they were last wanted (true when never wanted). */
+export async function relatedWordsFresh(db: Queryable, clientId: string): Promise<boolean> {
+  const { rows } = await db.query<{ fresh: boolean }>(
+    'SELECT built_at IS NOT NULL AND built_at >= wanted_at AS fresh FROM lsa_state WHERE client_id = $1',
+    [clientId],
+  );
+  return rows[0]?.fresh ?? true;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { normalizeUrl } from '@kbchat/shared/crawl/url';
 import { isFrontierDrained, SEED_PARENT } from '@kbchat/shared/db/crawl-urls';
-import { refreshLsa } from '@kbchat/shared/db/lsa';
+import { markRelatedWordsWanted } from '@kbchat/shared/db/lsa';
 import { deleteGonePages } from '@kbchat/shared/db/pages';
 import { withTransaction } from '@kbchat/shared/db/pool';
 import { refreshTermStats } from '@kbchat/shared/db/retrieval';
@@ -10,6 +10,7 @@ import { activateJob, addJobCounters, addJobNote, lockJob, setJobPhase, setJobRo
 import { collectSitemapUrls } from '../web/sitemap.ts';
 import type { CrawlContext } from './context.ts';
 import { claimAndEnqueue, finishIfDrained, partitionLinks } from './frontier.ts';
+import { rebuildRelatedWords } from './related-words.ts';
 
 /**
  * The two ends of a crawl. crawl.start reads robots.txt and the sitemaps and seeds the frontier;
@@ -87,37 +88,24 @@ export async function finishCrawl(ctx: CrawlContext, data: { jobId: string; clie
     return job;
   });
   if (!drained) return { outcome: 'not-ready' };
-  if (drained.pages_indexed > 0 && drained.source_id) {
-    // The client's documents are what this crawl left: the full-text ranking's word weights and the
-    // related words follow, side by side (one in Postgres, one in a worker thread: ~0.6 s of a
-    // 10,000-chunk site's end, docs/performance.md 1a).
-    await Promise.all([refreshTermStats(ctx.rt.pool, drained.client_id), rebuildRelatedWords(ctx, drained)]);
-  }
-  // The job moves on (and may complete) only once the word weights and related words are there, so a
-  // crawl reported done answers with them. Until then it stays "crawling": a finish retried after a
-  // crash redoes the steps above, each of which is idempotent.
+  const learnt = drained.pages_indexed > 0 && drained.source_id !== null;
+  // The full-text ranking's word weights follow what this crawl left before the job moves on: a crawl
+  // reported done ranks with them. Until then it stays "crawling": a finish retried after a crash
+  // redoes this step, which is idempotent.
+  if (learnt) await refreshTermStats(ctx.rt.pool, drained.client_id);
   const done = await withTransaction(ctx.rt.pool, async (tx) => {
     const job = await lockJob(tx, data.jobId);
     if (job?.status !== 'active' || job.phase !== 'crawling') return undefined;
     await setJobPhase(tx, job.id, 'embedding');
+    // Wanted in the transaction that lets the job complete: a crawler that stops before it learns
+    // them leaves them stale, and the crawl watchdog learns them (staleRelatedWords).
+    if (learnt) await markRelatedWordsWanted(tx, job.client_id);
     return (await settleJobIfDone(tx, job.id)) ?? job;
   });
   if (!done) return { outcome: 'not-ready' };
   ctx.rt.log.info({ jobId: done.id, status: done.status, pagesIndexed: done.pages_indexed }, 'crawl frontier drained');
+  // The related words are learnt after the job may have completed: seconds of CPU for a large site
+  // (docs/performance.md 1a) during which the pages already answer by their words and vectors.
+  if (learnt) await rebuildRelatedWords(ctx, done);
   return { outcome: done.status };
-}
-
-/**
- * The client's related words, learnt from what its pages now hold (docs/retrieval.md). Seconds of
- * CPU for a large site, outside any transaction; a failure keeps the previous vectors (the other
- * lists still answer) and is logged.
- */
-async function rebuildRelatedWords(ctx: CrawlContext, job: { id: string; client_id: string }): Promise<void> {
-  try {
-    const started = performance.now();
-    const chunks = await refreshLsa(ctx.rt.pool, job.client_id);
-    ctx.rt.log.info({ jobId: job.id, chunks, ms: Math.round(performance.now() - started) }, 'latent semantic vectors rebuilt');
-  } catch (err) {
-    ctx.rt.log.error({ jobId: job.id, err: { message: (err as Error).message } }, 'latent semantic vectors not rebuilt');
-  }
 }

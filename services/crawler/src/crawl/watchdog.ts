@@ -1,4 +1,5 @@
 import { isFrontierDrained, staleOpenUrls, touchCrawlUrl } from '@kbchat/shared/db/crawl-urls';
+import { staleRelatedWords } from '@kbchat/shared/db/lsa';
 import { failCrawl } from '@kbchat/shared/jobs/finish-job';
 import type { JobRow } from '@kbchat/shared/jobs/job-data';
 import { listUnfinishedJobs } from '@kbchat/shared/jobs/job-store';
@@ -7,13 +8,14 @@ import { finishJobId, pageJobId, startJobId } from '@kbchat/shared/pipeline/job-
 import { startPeriodic } from '@kbchat/shared/pipeline/periodic';
 import type { CrawlContext } from './context.ts';
 import { enqueuePages } from './frontier.ts';
+import { rebuildRelatedWords } from './related-words.ts';
 import { settleNotIndexed } from './store-page.ts';
 
 /**
  * Heals what a crash or a Redis outage can leave between Postgres (the truth: crawl_urls, jobs)
  * and BullMQ (the work): a claimed URL whose job never reached Redis or was lost, a page job that
  * failed for good without settling its URL (stalled too often), a drained crawl whose crawl.finish
- * never ran, a crawl whose crawl.start was lost. Every repair is an idempotent re-enqueue with the
+ * never ran, a crawl whose crawl.start was lost, a completed crawl whose related words were never learnt. Every repair is an idempotent re-enqueue with the
  * same deterministic job id, or a conditional settle.
  */
 export function startCrawlWatchdog(ctx: CrawlContext): { stop(): Promise<void> } {
@@ -69,6 +71,13 @@ export async function crawlWatchdogTick(ctx: CrawlContext, staleMs: number): Pro
     } else if (job.phase === 'crawling') {
       await maybeQueueFinish(ctx, job);
     }
+  }
+
+  // Related words a completed crawl wanted and nobody learnt (the crawler stopped in between, or the
+  // learn failed): learnt here, one client after another.
+  for (const clientId of await staleRelatedWords(pool, staleMs)) {
+    log.warn({ clientId }, 'watchdog: related words older than the last crawl; learning them');
+    await rebuildRelatedWords(ctx, { client_id: clientId });
   }
 }
 
