@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeAnswer, sentencesOf } from './extractive-answer.ts';
+import { composeAnswer, queryTerms, sentencesOf } from './extractive-answer.ts';
 
 const passage = (id: string, url: string, content: string, title = 'Page') => ({ id, url, title, content });
 
@@ -192,14 +192,14 @@ describe('composeAnswer with a code example', () => {
     expect(long.text).toBe('The simplest server answers every request the same way. [1]');
   });
 
-  it('quotes no list, heading or parameter line as if it were an example', () => {
+  it('quotes no list, heading or parameter line as if it were an example (the colon that introduced it becomes a full stop)', () => {
     const list = 'You can change a table in several ways, listed here:\n\nAdd columns\n\nRemove columns\n\nRename tables';
     expect(composeAnswer('ways to change a table', [passage('a', 'https://s/ddl', list)]).text).toBe(
-      'You can change a table in several ways, listed here: [1]',
+      'You can change a table in several ways, listed here. [1]',
     );
     const params = 'The properties included on each object of the cpus list include:\nmodel <string>\nspeed <number> (in MHz)';
     expect(composeAnswer('properties of each cpus object', [passage('a', 'https://s/os', params)]).text).toBe(
-      'The properties included on each object of the cpus list include: [1]',
+      'The properties included on each object of the cpus list include. [1]',
     );
   });
 });
@@ -221,5 +221,46 @@ describe('composeAnswer with the site’s word statistics', () => {
     );
     // Without them every word weighs as the web uses it, and the other sentence covers more.
     expect(composeAnswer(question, [passage('a', 'https://s/globals', globals)]).text).toMatch(/^This global is available/);
+  });
+});
+
+describe('composeAnswer and the words of the question', () => {
+  it('weighs a compound once: its parts add half of its weight, not a word each', () => {
+    // "JavaScript" splits into java and script; counted as three words, it outweighed "vm" and "module".
+    const vm = [
+      'The node:vm module is not a security mechanism.',
+      'JavaScript code can be compiled and run immediately or compiled, saved, and run later.',
+    ].join(' ');
+    expect(composeAnswer('Is the vm module safe for JavaScript?', [passage('a', 'https://s/vm', vm)]).text).toMatch(
+      /^The node:vm module is not a security mechanism\./,
+    );
+  });
+
+  it('counts no single letter of an abbreviation ("e.g.") as a word of the question', () => {
+    const stems = queryTerms('Is the port taken, e.g. by another server? Is C# or v8 affected?').map((t) => t.stem);
+    expect(stems).not.toContain('g');
+    expect(stems).toEqual(expect.arrayContaining(['port', 'taken', 'server', 'v8']));
+  });
+});
+
+describe('composeAnswer and sentences that lean on the ones before', () => {
+  const listen = [
+    'Start a server listening for connections.',
+    'One of the most common errors raised when listening is EADDRINUSE.',
+    'This happens when another server is already listening on the requested port.',
+    'One way to handle this would be to retry after a certain amount of time:',
+  ].join(' ');
+
+  it('brings what "this" stands for, two sentences back at most', () => {
+    expect(composeAnswer('how can I handle it, retry after some time?', [passage('a', 'https://s/net', listen)]).text).toBe(
+      'One of the most common errors raised when listening is EADDRINUSE. This happens when another server is already listening on the requested port. One way to handle this would be to retry after a certain amount of time. [1]',
+    );
+  });
+
+  it('ends the answering sentence with a full stop when what its colon introduces is not quoted', () => {
+    const text = 'Compressing a stream can be done by piping it through a zlib Transform stream:';
+    expect(composeAnswer('compress a stream', [passage('a', 'https://s/zlib', text)]).text).toBe(
+      'Compressing a stream can be done by piping it through a zlib Transform stream. [1]',
+    );
   });
 });

@@ -20,6 +20,13 @@ const RELATED_WORDS = 28;
 const RELATED_SHARE = 0.5;
 /** Sentences that open by pointing back ("This", "It") bring the sentence before them along. */
 const POINTS_BACK = /^(this|these|that|those|it|its|they|such|here|then|also|however|otherwise)\b/i;
+/** A demonstrative standing for something said before ("One way to handle this would be…"), not before a noun. */
+const REFERS_BACK =
+  /\b(this|these|those)(\s+(is|are|was|were|would|will|can|could|should|may|might|must|does|did|has|have|had|happens|means)\b|\s*[,;:.])/i;
+
+function leansBack(text: string): boolean {
+  return POINTS_BACK.test(text) || REFERS_BACK.test(text);
+}
 
 interface QueryTerm {
   stem: string;
@@ -48,13 +55,28 @@ export type SiteSpecificity = Readonly<Record<string, number>>;
 
 export function queryTerms(query: string, site?: SiteSpecificity): QueryTerm[] {
   const byStem = new Map<string, QueryTerm>();
-  for (const t of analyze(query)) {
-    if (t.stop) continue;
-    const weight = termRarity(t.surface) * (t.part ? 0.5 : 1) * (site?.[t.stem] ?? 1);
+  const terms = analyze(query);
+  let whole = 0;
+  terms.forEach((t, i) => {
+    if (!t.part) whole = i;
+    // A single letter is no word of the question ("e.g." leaves a "g").
+    if (t.stop || (t.stem.length < 2 && !/\d/.test(t.stem))) return;
+    // The parts of a compound ("JavaScript": java, script) share half of the compound's weight: they
+    // let "Java Script" count a little, not make the compound weigh three words.
+    let weight: number;
+    if (t.part) {
+      let parts = 0;
+      for (let j = whole + 1; j < terms.length && terms[j]?.part; j++) parts++;
+      weight = (0.5 * wordWeight(terms[whole] as Term, site)) / parts;
+    } else weight = wordWeight(t, site);
     const seen = byStem.get(t.stem);
     if (!seen || seen.weight < weight) byStem.set(t.stem, { stem: t.stem, surface: t.surface, weight });
-  }
+  });
   return [...byStem.values()];
+}
+
+function wordWeight(t: Term, site?: SiteSpecificity): number {
+  return termRarity(t.surface) * (site?.[t.stem] ?? 1);
 }
 
 /** Share of the query's weight a text covers, in [0, 1]; a word one slip away counts 0.7. */
@@ -282,19 +304,26 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
 
   const budget = related.length > 0 ? MAIN_WORDS_WITH_RELATED : MAIN_WORDS;
   let start = chosen.index;
-  const opener = sentences[start] as Sentence;
-  const before = sentences[start - 1];
   // A sentence that points back brings what it points at: the sentence, or the command or code
-  // line, just before it ("ALTER TABLE products ADD COLUMN description text; That will cause…").
-  if (POINTS_BACK.test(opener.text) && before && (before.prose || CODE.test(before.text)) && before.words + opener.words <= budget) start--;
+  // line, just before it ("ALTER TABLE products ADD COLUMN description text; That will cause…"),
+  // and that one's own antecedent when it points back too (two at most).
+  let leading = (sentences[start] as Sentence).words;
+  for (let step = 0; step < 2; step++) {
+    const opener = sentences[start] as Sentence;
+    const before = sentences[start - 1];
+    if (!leansBack(opener.text) || !before || !(before.prose || CODE.test(before.text)) || leading + before.words > budget) break;
+    start--;
+    leading += before.words;
+  }
   // Prose sentences, and a code example where a sentence introduces one: its lines stay lines.
   const picked: { text: string; code: boolean }[] = [];
   // A page that says the same sentence twice (a summary, then the section) is quoted saying it once.
   const seen = new Set<string>();
   let words = 0;
+  let answeringAt = 0;
   for (let i = start; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
-    const lead = i === start && i < chosen.index;
+    const lead = i < chosen.index;
     const last = picked.at(-1);
     if (!s.prose && !lead) {
       const example = last && !last.code && /:$/.test(last.text) ? codeExampleAt(sentences, i) : undefined;
@@ -309,11 +338,15 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     const key = s.text.toLowerCase().replace(/\s+/g, ' ');
     if (seen.has(key)) continue;
     seen.add(key);
+    if (i === chosen.index) answeringAt = picked.length;
     picked.push({ text: picked.length === 0 ? clip(s.text, budget) : s.text, code: false });
     words += s.words;
   }
-  // A sentence ending in a colon introduces what follows it (a list, code) and reads cut off last.
-  while (picked.length > 1 && /:$/.test((picked.at(-1) as { text: string }).text)) picked.pop();
+  // A sentence ending in a colon introduces what follows it (a list, code) and reads cut off last:
+  // dropped after the answering sentence; the answering sentence itself ends with a full stop instead.
+  while (picked.length > answeringAt + 1 && /:$/.test((picked.at(-1) as { text: string }).text)) picked.pop();
+  const last = picked.at(-1);
+  if (last && !last.code && /:$/.test(last.text)) last.text = `${last.text.slice(0, -1)}.`;
   // The page's own footnote marks would read as citations with no source: only ours stay. A code
   // example stands on lines of its own, fenced as Markdown does (the widget shows it as code).
   const quoted = picked
