@@ -264,3 +264,12 @@ describe('composeAnswer and sentences that lean on the ones before', () => {
     );
   });
 });
+
+describe('composeAnswer on a page of questions and answers', () => {
+  it('answers with what follows the page’s own question, not with the question', () => {
+    const faq = 'Shipping\n\nDo you ship to Spain? Yes, we ship to every EU country within five working days. Returns are free.';
+    expect(composeAnswer('Do you ship to Spain?', [passage('a', 'https://s/faq', faq, 'FAQ')]).text).toBe(
+      'Shipping: Yes, we ship to every EU country within five working days. Returns are free. [1]',
+    );
+  });
+});

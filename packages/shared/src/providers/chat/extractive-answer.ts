@@ -303,12 +303,16 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
   });
 
   const budget = related.length > 0 ? MAIN_WORDS_WITH_RELATED : MAIN_WORDS;
-  let start = chosen.index;
+  // The sentence most like the question may be a question itself — a FAQ's, or the page asking what it
+  // answers next: the answer is what follows it.
+  const asks = /\?$/.test((sentences[chosen.index] as Sentence).text) && sentences[chosen.index + 1]?.prose === true;
+  const answering = asks ? chosen.index + 1 : chosen.index;
+  let start = answering;
   // A sentence that points back brings what it points at: the sentence, or the command or code
   // line, just before it ("ALTER TABLE products ADD COLUMN description text; That will cause…"),
   // and that one's own antecedent when it points back too (two at most).
   let leading = (sentences[start] as Sentence).words;
-  for (let step = 0; step < 2; step++) {
+  for (let step = 0; step < 2 && answering === chosen.index; step++) {
     const opener = sentences[start] as Sentence;
     const before = sentences[start - 1];
     if (!leansBack(opener.text) || !before || !(before.prose || CODE.test(before.text)) || leading + before.words > budget) break;
@@ -323,7 +327,7 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
   let answeringAt = 0;
   for (let i = start; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
-    const lead = i < chosen.index;
+    const lead = i < answering;
     const last = picked.at(-1);
     if (!s.prose && !lead) {
       const example = last && !last.code && /:$/.test(last.text) ? codeExampleAt(sentences, i) : undefined;
@@ -338,7 +342,7 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     const key = s.text.toLowerCase().replace(/\s+/g, ' ');
     if (seen.has(key)) continue;
     seen.add(key);
-    if (i === chosen.index) answeringAt = picked.length;
+    if (i === answering) answeringAt = picked.length;
     picked.push({ text: picked.length === 0 ? clip(s.text, budget) : s.text, code: false });
     words += s.words;
   }
