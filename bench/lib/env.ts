@@ -7,6 +7,7 @@ import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { relatedWordsFresh } from '@kbchat/shared/db/lsa';
 import { deleteKeys, freePort, Redis } from '@kbchat/shared/redis';
 import pg from 'pg';
 import { createDatabase as createServerDatabase } from '../../test/support/infra.ts';
@@ -309,11 +310,7 @@ export async function waitForRelatedWords(databaseUrl: string, clientId: string,
   try {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const { rows } = await pool.query<{ fresh: boolean }>(
-        'SELECT built_at IS NOT NULL AND built_at >= wanted_at AS fresh FROM lsa_state WHERE client_id = $1',
-        [clientId],
-      );
-      if (rows[0]?.fresh !== false) return;
+      if (await relatedWordsFresh(pool, clientId)) return;
       if (Date.now() > deadline) throw new Error(`the related words of ${clientId} were not learnt in ${timeoutMs} ms`);
       await sleep(50);
     }

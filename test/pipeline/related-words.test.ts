@@ -2,6 +2,7 @@
 // (its pages already answer by their words and vectors), for every chunk; a re-crawl relearns them from
 // what the pages then hold; and a crawler that stopped before learning them is made good by the
 // crawl watchdog.
+import { relatedWordsFresh } from '@kbchat/shared/db/lsa';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGeneratedSite } from '../support/fixture-site.ts';
@@ -12,11 +13,8 @@ import { count, PIPELINE_ENV, pollJob, testPool } from './support/pipeline.ts';
 async function relatedWordsLearnt(pool: pg.Pool, clientId: string): Promise<void> {
   await waitFor(
     async () => {
-      const { rows } = await pool.query<{ fresh: boolean }>(
-        'SELECT built_at IS NOT NULL AND built_at >= wanted_at AS fresh FROM lsa_state WHERE client_id = $1',
-        [clientId],
-      );
-      return rows[0]?.fresh === true ? true : undefined;
+      const { rows } = await pool.query('SELECT 1 FROM lsa_state WHERE client_id = $1', [clientId]);
+      return rows.length === 1 && (await relatedWordsFresh(pool, clientId)) ? true : undefined;
     },
     { timeoutMs: 30_000, intervalMs: 100, what: 'the related words to be learnt' },
   );
