@@ -15,8 +15,9 @@ import { settleNotIndexed } from './store-page.ts';
  * Heals what a crash or a Redis outage can leave between Postgres (the truth: crawl_urls, jobs)
  * and BullMQ (the work): a claimed URL whose job never reached Redis or was lost, a page job that
  * failed for good without settling its URL (stalled too often), a drained crawl whose crawl.finish
- * never ran, a crawl whose crawl.start was lost, a completed crawl whose related words were never learnt. Every repair is an idempotent re-enqueue with the
- * same deterministic job id, or a conditional settle.
+ * never ran, a crawl whose crawl.start was lost, a completed crawl whose related words were never
+ * learnt. Every repair is an idempotent re-enqueue with the same deterministic job id, a conditional
+ * settle, or a rebuild that replaces what it rebuilds.
  */
 export function startCrawlWatchdog(ctx: CrawlContext): { stop(): Promise<void> } {
   const { config, log } = ctx.rt;

@@ -56,19 +56,18 @@ export type SiteSpecificity = Readonly<Record<string, number>>;
 export function queryTerms(query: string, site?: SiteSpecificity): QueryTerm[] {
   const byStem = new Map<string, QueryTerm>();
   const terms = analyze(query);
-  let whole = 0;
+  // The parts of a compound ("JavaScript": java, script) share half of the compound's weight: they
+  // let "Java Script" count a little, not make the compound weigh three words.
+  let partWeight = 0;
   terms.forEach((t, i) => {
-    if (!t.part) whole = i;
+    if (!t.part) {
+      let parts = 0;
+      while (terms[i + parts + 1]?.part) parts++;
+      partWeight = parts > 0 ? (0.5 * wordWeight(t, site)) / parts : 0;
+    }
     // A single letter is no word of the question ("e.g." leaves a "g").
     if (t.stop || (t.stem.length < 2 && !/\d/.test(t.stem))) return;
-    // The parts of a compound ("JavaScript": java, script) share half of the compound's weight: they
-    // let "Java Script" count a little, not make the compound weigh three words.
-    let weight: number;
-    if (t.part) {
-      let parts = 0;
-      for (let j = whole + 1; j < terms.length && terms[j]?.part; j++) parts++;
-      weight = (0.5 * wordWeight(terms[whole] as Term, site)) / parts;
-    } else weight = wordWeight(t, site);
+    const weight = t.part ? partWeight : wordWeight(t, site);
     const seen = byStem.get(t.stem);
     if (!seen || seen.weight < weight) byStem.set(t.stem, { stem: t.stem, surface: t.surface, weight });
   });
