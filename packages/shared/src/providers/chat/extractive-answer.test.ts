@@ -272,4 +272,19 @@ describe('composeAnswer on a page of questions and answers', () => {
       'Shipping: Yes, we ship to every EU country within five working days. Returns are free. [1]',
     );
   });
+
+  it('stops at the page’s next question', () => {
+    const faq = 'Do you ship to Spain? Yes, we ship to every EU country.\n\nCan I return a bike? Within 30 days, unused.';
+    expect(composeAnswer('Do you ship to Spain?', [passage('a', 'https://s/faq', faq, 'FAQ')]).text).toBe(
+      'Yes, we ship to every EU country. [1]',
+    );
+  });
+
+  it('weighs the words a follow-up took from the question before at half of the visitor’s own', () => {
+    const help = 'Shipping to Spain takes five days.\n\nBook a service at the workshop.';
+    const page = [passage('a', 'https://s/help', help)];
+    const query = 'shipping spain How do I book a service?';
+    expect(composeAnswer(query, page, undefined, 'How do I book a service?').text).toMatch(/^Book a service/);
+    expect(composeAnswer(query, page).text).toMatch(/^Shipping to Spain/);
+  });
 });

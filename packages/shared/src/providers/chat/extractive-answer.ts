@@ -53,9 +53,12 @@ export interface Sentence {
  */
 export type SiteSpecificity = Readonly<Record<string, number>>;
 
-export function queryTerms(query: string, site?: SiteSpecificity): QueryTerm[] {
+export function queryTerms(query: string, site?: SiteSpecificity, message?: string): QueryTerm[] {
   const byStem = new Map<string, QueryTerm>();
   const terms = analyze(query);
+  // A follow-up's query is the visitor's message behind the words of the question before it: those
+  // context words weigh half, as in the ranking — the visitor's own words say what is asked now.
+  const own = message === undefined || message === query ? undefined : new Set(analyze(message).map((t) => t.stem));
   // The parts of a compound ("JavaScript": java, script) share half of the compound's weight: they
   // let "Java Script" count a little, not make the compound weigh three words.
   let partWeight = 0;
@@ -67,7 +70,7 @@ export function queryTerms(query: string, site?: SiteSpecificity): QueryTerm[] {
     }
     // A single letter is no word of the question ("e.g." leaves a "g").
     if (t.stop || (t.stem.length < 2 && !/\d/.test(t.stem))) return;
-    const weight = t.part ? partWeight : wordWeight(t, site);
+    const weight = (t.part ? partWeight : wordWeight(t, site)) * (own && !own.has(t.stem) ? 0.5 : 1);
     const seen = byStem.get(t.stem);
     if (!seen || seen.weight < weight) byStem.set(t.stem, { stem: t.stem, surface: t.surface, weight });
   });
@@ -265,8 +268,8 @@ export interface ExtractiveAnswer {
  * The answer from passages ranked best first (the retrieval keeps a page's chunks together, best
  * page first). Empty text when no passage has a whole sentence to quote.
  */
-export function composeAnswer(query: string, passages: ChatPassage[], site?: SiteSpecificity): ExtractiveAnswer {
-  const terms = queryTerms(query, site);
+export function composeAnswer(query: string, passages: ChatPassage[], site?: SiteSpecificity, message?: string): ExtractiveAnswer {
+  const terms = queryTerms(query, site, message);
   const split = passages.map((p) => sentencesOf(p.content));
   const best = passages.map((p, i) =>
     bestSentence(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`))),
@@ -327,6 +330,8 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
   for (let i = start; i < sentences.length; i++) {
     const s = sentences[i] as Sentence;
     const lead = i < answering;
+    // A question opening a block past the answer is the page's next question (a FAQ's): another topic.
+    if (i > answering && s.blockStart && /\?$/.test(s.text)) break;
     const last = picked.at(-1);
     if (!s.prose && !lead) {
       const example = last && !last.code && /:$/.test(last.text) ? codeExampleAt(sentences, i) : undefined;

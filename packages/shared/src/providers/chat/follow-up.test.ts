@@ -17,6 +17,7 @@ describe('follow-up heuristic', () => {
     'y en español?',
     'et avec SSL ?',
     'und mit TLS?',
+    'SSL too?',
   ])('%j is a follow-up', (message) => {
     expect(looksLikeFollowUp(message)).toBe(true);
   });
@@ -25,6 +26,7 @@ describe('follow-up heuristic', () => {
     'How can I generate a random UUID without pulling in the uuid package from npm?',
     'Is it okay to rely on features marked as experimental in production code?',
     'What does ECONNREFUSED mean when my app tries to connect to the database?',
+    'How do I book a service?',
   ])('%j stands alone', (message) => {
     expect(looksLikeFollowUp(message)).toBe(false);
   });

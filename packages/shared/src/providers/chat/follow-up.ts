@@ -61,11 +61,16 @@ function contentTerms(text: string) {
   return analyze(text).filter((t) => !t.stop && !t.part);
 }
 
+// A question word opening the message: with two words of its own it asks a whole question
+// ("How do I book a service?"), where two words alone ("SSL too?", "windows then") lean on the last one.
+const ASKS =
+  /^(how|what|when|where|why|who|which|can|could|do|does|did|is|are|will|would|should|como|cuando|donde|comment|quand|wie|wann|wo|quando|onde)\b/;
+
 export function looksLikeFollowUp(message: string): boolean {
   const folded = foldForIntent(message);
   const content = contentTerms(message).length;
   if (CONTINUATION.test(folded)) return true;
-  if (content <= 2) return true;
+  if (content <= 1 || (content === 2 && !ASKS.test(folded))) return true;
   return ANAPHORA.test(folded) && content <= 6;
 }
 
