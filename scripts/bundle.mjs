@@ -32,6 +32,8 @@ const EXTERNAL = [
   '@electric-sql/pglite-socket',
   // A native binary next to its package (the widget and console bundles).
   'esbuild',
+  // A native FFI binding next to its package (malloc-trim.ts).
+  'koffi',
   // Browser driver, on the first rendered page only.
   'playwright-core',
   // Static files of their UIs, read from their package directories.

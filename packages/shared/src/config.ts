@@ -58,6 +58,8 @@ const configObject = z.object({
     .pipe(z.array(z.enum(['all', 'gateway', 'crawler', 'embedder'])).min(1))
     .transform((list): Service[] => (list.includes('all') ? ['gateway', 'crawler', 'embedder'] : [...new Set(list as Service[])])),
   SHUTDOWN_TIMEOUT_MS: int(100, 600_000).default(15_000),
+  /** How often the process hands the memory glibc keeps back to the system (malloc-trim.ts); 0: never. */
+  MALLOC_TRIM_INTERVAL_MS: int(0, 86_400_000).default(60_000),
   DATA_DIR: z.string().min(1).default('./data'),
 
   // HTTP (gateway)

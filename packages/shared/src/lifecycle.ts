@@ -3,6 +3,7 @@ import { type Config, ConfigError, loadConfig, resolvedProviders, type Service }
 import { loadEnvFile } from './env-file.ts';
 import { startHealthServer } from './health.ts';
 import { createLogger, type Logger } from './logger.ts';
+import { leanMallocForStart, scheduleMallocTrim } from './malloc-trim.ts';
 import { createRuntime, type Runtime, StartupError } from './runtime.ts';
 
 /** A started service: stop() stops taking work and lets in-flight work finish. */
@@ -93,6 +94,8 @@ export async function runMain(starters: Partial<Record<Service, ServiceStarter>>
   const log = createLogger({ level: config.LOG_LEVEL, format: config.LOG_FORMAT });
   let running: RunningProcess;
   try {
+    // What start-up allocates and frees is handed back, not kept (malloc-trim.ts).
+    if (config.MALLOC_TRIM_INTERVAL_MS > 0) await leanMallocForStart();
     running = await startProcess(config, starters, log);
   } catch (err) {
     if (err instanceof StartupError) {
@@ -104,6 +107,8 @@ export async function runMain(starters: Partial<Record<Service, ServiceStarter>>
     process.exit(1);
   }
   log.info({ services: running.services.map((s) => s.name) }, startLine(running, envFile));
+  // What start-up freed, glibc keeps: handed back shortly after, then now and then (malloc-trim.ts).
+  const trimming = scheduleMallocTrim({ intervalMs: config.MALLOC_TRIM_INTERVAL_MS, log });
 
   let signalled = false;
   const onSignal = (signal: NodeJS.Signals) => {
@@ -115,6 +120,7 @@ export async function runMain(starters: Partial<Record<Service, ServiceStarter>>
       process.exit(1);
     }, config.SHUTDOWN_TIMEOUT_MS);
     deadline.unref();
+    trimming.stop();
     running.shutdown().then(
       () => {
         log.info('shutdown complete');
