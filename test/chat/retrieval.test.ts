@@ -101,6 +101,11 @@ describe('retrieval against the real database', () => {
     const built = await reconcileVectorIndexes(pool, { exactScanMaxDocs: 2 });
     expect([...built.built].sort()).toEqual([...bigs, tiny].map(vectorIndexName).sort());
     expect(await reconcileVectorIndexes(pool, { exactScanMaxDocs: 2 })).toEqual({ built: [], dropped: [] });
+    // The graph holds the vectors at half precision; the search re-ranks its rows by the full ones.
+    const { rows: defs } = await pool.query<{ indexdef: string }>('SELECT indexdef FROM pg_indexes WHERE indexname = $1', [
+      vectorIndexName(tiny),
+    ]);
+    expect(defs[0]?.indexdef).toMatch(/\(\(embedding\)::halfvec\(1536\)\) halfvec_cosine_ops\).*WHERE \(client_id = /);
     const conn = await pool.connect();
     try {
       const viaOwn = await searchCandidates(conn, { ...search, exactScanMaxDocs: 2 });

@@ -114,6 +114,7 @@ describe('migrations', () => {
         '0019_inline_vectors',
         '0020_drop_redundant_page_index',
         '0021_related_words_state',
+        '0022_half_precision_graphs',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {
@@ -133,6 +134,26 @@ describe('migrations', () => {
       expect(await migrate(db.url)).toEqual([]);
       await sql(db.url, "INSERT INTO kbchat_migrations (name, run_on) VALUES ('0003_gone', now())");
       await expect(migrate(db.url)).rejects.toThrow(/0003_gone/);
+    } finally {
+      await db.stop();
+    }
+  });
+
+  it('drop the float32 graphs of an earlier version at 0022, leaving other indexes of documents', async () => {
+    const db = await startEmbeddedPostgres();
+    try {
+      await migrate(db.url, undefined, { count: 21 });
+      const client = (await sql(db.url, "INSERT INTO clients (name, webhook_secret) VALUES ('a', 'whsec_a') RETURNING id"))[0]
+        ?.id as string;
+      const name = `documents_embedding_hnsw_${client.replaceAll('-', '')}`;
+      // What the earlier sweep built for a large tenant.
+      await sql(db.url, `CREATE INDEX ${name} ON documents USING hnsw (embedding vector_cosine_ops) WHERE client_id = '${client}'`);
+      const indexes = async () =>
+        (await sql(db.url, "SELECT indexname FROM pg_indexes WHERE tablename = 'documents' ORDER BY indexname")).map((r) => r.indexname);
+      const before = await indexes();
+      expect(before).toContain(name);
+      expect(await migrate(db.url)).toEqual(['0022_half_precision_graphs']);
+      expect(await indexes()).toEqual(before.filter((n) => n !== name));
     } finally {
       await db.stop();
     }

@@ -139,13 +139,18 @@ BEGIN
               set_config('enable_sort', 'off', true);
       -- Planned per call with the tenant as a literal: a generic plan cannot prove the predicate of the
       -- tenant's partial index (WHERE client_id = '…'), and would not use it.
+      -- The graph holds the vectors at half precision (vector-index.ts): it gives twice k rows in its
+      -- order, and the k nearest of them by the full vectors are kept. Sorted by the aggregate, not by
+      -- an ORDER BY: with enable_sort off a Sort node would cost the plan past JIT's threshold.
       EXECUTE format($q$
         SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}'), coalesce(array_agg(s.dist ORDER BY s.dist, s.id), '{}')
           FROM (SELECT d.id, d.embedding <=> $1 AS dist FROM documents d
                  WHERE d.client_id = %L AND d.embedding_model = $2 AND d.embedding IS NOT NULL
-                 ORDER BY d.embedding <=> $1
-                 LIMIT $3) s$q$, p_client)
+                 ORDER BY d.embedding::halfvec(1536) <=> $1::halfvec(1536)
+                 LIMIT $3 * 2) s$q$, p_client)
         INTO v_ids, v_dists USING p_vector, p_model, p_k;
+      v_ids := v_ids[1:p_k];
+      v_dists := v_dists[1:p_k];
       PERFORM set_config('enable_sort', 'on', true);
       v_scan := 'hnsw';
     END IF;

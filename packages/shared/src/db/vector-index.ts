@@ -14,8 +14,13 @@ import type { Pool } from './pool.ts';
  * leaves an invalid index that the search never uses and the next pass drops and builds again.
  */
 export const VECTOR_INDEX_PREFIX = 'documents_embedding_hnsw_';
-/** The migrations' graph settings (0001), kept for each tenant's graph. */
-const GRAPH = 'WITH (m = 16, ef_construction = 64)';
+/**
+ * What each tenant's graph holds and how: its vectors rounded to half precision (a 1,536-d vector in
+ * 3 kB: two to an 8 kB index page where a float32 one fills a page), so a search reads half the pages
+ * and a large tenant's graph needs half the memory to stay cached; the search re-ranks the graph's
+ * rows by the full vectors (search-candidates.sql). The migrations' graph settings (0001).
+ */
+const GRAPH = 'USING hnsw ((embedding::halfvec(1536)) halfvec_cosine_ops) WITH (m = 16, ef_construction = 64)';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** The index of one tenant; the SQL function kbchat_vector_index_name computes the same. */
@@ -121,9 +126,7 @@ async function buildIndex(pool: Pool, clientId: string, name: string, invalid: b
       if (invalid) await conn.query(`DROP INDEX CONCURRENTLY IF EXISTS ${name}`);
       // A graph built in memory is several times faster than one spilled to disk (~8 kB a chunk).
       await conn.query("SET maintenance_work_mem = '512MB'");
-      await conn.query(
-        `CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents USING hnsw (embedding vector_cosine_ops) ${GRAPH} WHERE client_id = '${clientId}'`,
-      );
+      await conn.query(`CREATE INDEX CONCURRENTLY IF NOT EXISTS ${name} ON documents ${GRAPH} WHERE client_id = '${clientId}'`);
       return true;
     } finally {
       await conn.query('RESET maintenance_work_mem');
