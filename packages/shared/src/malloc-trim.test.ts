@@ -10,6 +10,11 @@ function inChild(code: string): Record<string, unknown> {
 
 const MODULE = fileURLToPath(new URL('./malloc-trim.ts', import.meta.url));
 const KOFFI = import.meta.resolve('koffi');
+/** The child's own malloc, free and memset (koffi), to place blocks in glibc's heap exactly. */
+const LIBC = `const libc = (await import(${JSON.stringify(KOFFI)})).default.load('libc.so.6');
+  const malloc = libc.func('void *malloc(size_t size)');
+  const free = libc.func('void free(void *ptr)');
+  const memset = libc.func('void *memset(void *s, int c, size_t n)');`;
 const glibc =
   process.platform === 'linux' &&
   Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
@@ -18,11 +23,7 @@ describe('trimMalloc', () => {
   it.runIf(glibc)('hands back native memory freed between live allocations, which glibc keeps until asked', () => {
     const result = inChild(`
       const { trimMalloc } = await import(${JSON.stringify(MODULE)});
-      const { default: koffi } = await import(${JSON.stringify(KOFFI)});
-      const libc = koffi.load('libc.so.6');
-      const malloc = libc.func('void *malloc(size_t size)');
-      const free = libc.func('void free(void *ptr)');
-      const memset = libc.func('void *memset(void *s, int c, size_t n)');
+      ${LIBC}
       await trimMalloc();
       // 125 MB in blocks of 32 kB (under glibc's mmap threshold: from its heap), touched; then nine in
       // ten freed: the free runs sit between live blocks, so glibc cannot shrink its heap from the top
@@ -46,11 +47,7 @@ describe('trimMalloc', () => {
     const kept = (lean: boolean) =>
       inChild(`
         const { leanMallocForStart } = await import(${JSON.stringify(MODULE)});
-        const { default: koffi } = await import(${JSON.stringify(KOFFI)});
-        const libc = koffi.load('libc.so.6');
-        const malloc = libc.func('void *malloc(size_t size)');
-        const free = libc.func('void free(void *ptr)');
-        const memset = libc.func('void *memset(void *s, int c, size_t n)');
+        ${LIBC}
         const set = ${lean} ? await leanMallocForStart() : false;
         free(malloc(4 << 20));
         const big = [];
