@@ -265,6 +265,39 @@ describe('composeAnswer and sentences that lean on the ones before', () => {
   });
 });
 
+describe('composeAnswer and contact details', () => {
+  const help = [
+    'Servicing',
+    '',
+    'A yearly service keeps your bike safe. One way to book this is to call the workshop:',
+    '',
+    '+31 20 123 4567',
+    'workshop@bikes.example',
+    '',
+    'Opening hours are on the contact page.',
+  ].join('\n');
+
+  it('quotes the phone number and address a sentence introduces, after its colon', () => {
+    expect(composeAnswer('How do I book a service?', [passage('a', 'https://s/help', help)]).text).toBe(
+      'Servicing: A yearly service keeps your bike safe. One way to book this is to call the workshop: +31 20 123 4567; workshop@bikes.example Opening hours are on the contact page. [1]',
+    );
+  });
+
+  it('reads a sentence ending in a number or an address as a sentence, and a bare number as none', () => {
+    const s = sentencesOf(
+      'Call the workshop: 020 123 4567\nTel 020 123 4567\nWrite to the shop at shop@bikes.example\nReleased 2024-01-15',
+    );
+    expect(s.map((x) => x.prose)).toEqual([true, false, true, false]);
+  });
+
+  it('quotes no list that holds no number or address (the colon becomes a full stop)', () => {
+    const hours = 'You can visit the workshop at these times:\nMonday to Friday\nSaturday morning';
+    expect(composeAnswer('when can I visit the workshop', [passage('a', 'https://s/hours', hours)]).text).toBe(
+      'You can visit the workshop at these times. [1]',
+    );
+  });
+});
+
 describe('composeAnswer on a page of questions and answers', () => {
   it('answers with what follows the page’s own question, not with the question', () => {
     const faq = 'Shipping\n\nDo you ship to Spain? Yes, we ship to every EU country within five working days. Returns are free.';

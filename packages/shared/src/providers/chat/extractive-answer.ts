@@ -108,8 +108,23 @@ const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
  */
 const CODE = /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{|^# |[a-z]{2}#\s|"""|\bdef \w+\(/;
 
+/**
+ * A phone number (international "+…", national "0…", or North American) or an e-mail address: what
+ * "call the workshop:" or "write to us at" leads to, and what a visitor asking how to reach someone needs.
+ */
+const CONTACT =
+  /\+\d[\d ()-]{6,}\d|\b0\d[\d ()-]{6,}\d|\(\d{3}\)\s?\d{3}[ -]\d{4}\b|\b\d{3}[-.]\d{3}[-.]\d{4}\b|\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b/;
+const CONTACT_AT_END = new RegExp(`(${CONTACT.source})\\s*$`);
+
 function isProse(text: string, words: number): boolean {
   if (UNSPACED_TEXT.test(text)) return text.length >= 6 && /[。！？.!?]$/u.test(text);
+  // A sentence that ends in a phone number or an address ("Call the workshop: 020 123 4567") is
+  // judged by its words: the number has no letters and no full stop.
+  const contact = CONTACT_AT_END.exec(text);
+  if (contact && contact.index > 0) {
+    const lead = text.slice(0, contact.index).trim().replace(/[:,]$/, '');
+    return /\p{L}$/u.test(lead) && isProse(`${lead}.`, lead.split(' ').length);
+  }
   if (!ENDS_SENTENCE.test(text) || CODE.test(text)) return false;
   // Short lines are headings, labels and cells unless they end like a sentence ("It cannot be undone.").
   if (words < 3 || (words < 5 && !/[.!?]$/.test(text))) return false;
@@ -166,6 +181,25 @@ export function codeExampleAt(sentences: Sentence[], index: number): { end: numb
     !lines.some((l) => CODE.test(l) || CODE_LIKE.test(l)) ||
     lines.some((l) => /\[\d{1,3}\]/.test(l) || TYPED_PARAMETER.test(l))
   )
+    return undefined;
+  return { end, lines };
+}
+
+/** Contact lines at most after a sentence that introduces them. */
+const CONTACT_LINES = 4;
+
+/**
+ * The phone numbers or addresses a sentence ending in a colon introduces ("To book a service, call
+ * the workshop:" and "020 123 4567" on the next line): the one block of short whole lines right after
+ * it, one of them at least a number or an address — the index after it and its lines, else nothing.
+ */
+export function contactLinesAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
+  const first = sentences[index];
+  if (!first || first.prose || !first.line) return undefined;
+  let end = index + 1;
+  while (end < sentences.length && !(sentences[end] as Sentence).blockStart && (sentences[end] as Sentence).line) end++;
+  const lines = sentences.slice(index, end).map((s) => s.text);
+  if (lines.length > CONTACT_LINES || !lines.some((l) => CONTACT.test(l)) || lines.some((l) => l.split(' ').length > 8 || CODE.test(l)))
     return undefined;
   return { end, lines };
 }
@@ -334,7 +368,18 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     if (i > answering && s.blockStart && /\?$/.test(s.text)) break;
     const last = picked.at(-1);
     if (!s.prose && !lead) {
-      const example = last && !last.code && /:$/.test(last.text) ? codeExampleAt(sentences, i) : undefined;
+      const introduced = last && !last.code && /:$/.test(last.text);
+      // Contact details it introduces are part of the sentence: quoted after its colon, on its line.
+      const contact = introduced ? contactLinesAt(sentences, i) : undefined;
+      if (contact && last) {
+        const contactWords = contact.lines.join(' ').split(' ').length;
+        if (words + contactWords > budget) break;
+        last.text = `${last.text} ${contact.lines.join('; ')}`;
+        words += contactWords;
+        i = contact.end - 1;
+        continue;
+      }
+      const example = introduced ? codeExampleAt(sentences, i) : undefined;
       const exampleWords = example ? example.lines.join(' ').split(' ').length : 0;
       if (!example || words + exampleWords > budget) break;
       picked.push({ text: example.lines.join('\n'), code: true });
