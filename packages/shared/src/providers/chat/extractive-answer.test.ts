@@ -279,7 +279,7 @@ describe('composeAnswer and contact details', () => {
 
   it('quotes the phone number and address a sentence introduces, after its colon', () => {
     expect(composeAnswer('How do I book a service?', [passage('a', 'https://s/help', help)]).text).toBe(
-      'Servicing: A yearly service keeps your bike safe. One way to book this is to call the workshop: +31 20 123 4567; workshop@bikes.example Opening hours are on the contact page. [1]',
+      'Servicing: A yearly service keeps your bike safe. One way to book this is to call the workshop: +31\u00a020\u00a0123\u00a04567; workshop@bikes.example. Opening hours are on the contact page. [1]',
     );
   });
 

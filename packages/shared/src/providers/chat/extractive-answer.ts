@@ -374,7 +374,10 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
       if (contact && last) {
         const contactWords = contact.lines.join(' ').split(' ').length;
         if (words + contactWords > budget) break;
-        last.text = `${last.text} ${contact.lines.join('; ')}`;
+        // Closed with a full stop, as the sentence it ends (a number or address runs into the next one otherwise).
+        // A number keeps its groups on one line where the answer wraps (no-break spaces).
+        const kept = contact.lines.map((l) => l.replace(new RegExp(CONTACT.source, 'g'), (m) => m.replaceAll(' ', '\u00a0')));
+        last.text = `${last.text} ${kept.join('; ')}`.replace(/(?<![.!?])$/, '.');
         words += contactWords;
         i = contact.end - 1;
         continue;
