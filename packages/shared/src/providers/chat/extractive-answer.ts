@@ -160,21 +160,30 @@ const CODE_LINES = 8;
 /** What a line of code has and a heading or a list item has not. */
 const CODE_LIKE = /[(){}[\];=<>$`'"_/\\|]|--|^[a-z][\w.-]*\s/;
 
-/**
- * The code example a sentence ending in a colon introduces ("To add a column, use a command like:"):
- * the one block of whole lines right after it (no blank line between them), when it reads as code
- * and is short — the index after it and its lines, else nothing. Marks like "[1]" inside it would
- * read as citations: not quoted.
- */
 /** The line before and after a quoted code example (Markdown's fence). */
 const CODE_FENCE = '```';
 
-export function codeExampleAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
+/**
+ * The block of whole lines starting at `index` (no blank line between them) when its first line is
+ * not prose: what a sentence ending in a colon may introduce. The index after it and its lines.
+ */
+function lineBlockAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
   const first = sentences[index];
   if (!first || first.prose || !first.line) return undefined;
   let end = index + 1;
   while (end < sentences.length && !(sentences[end] as Sentence).blockStart && (sentences[end] as Sentence).line) end++;
-  const lines = sentences.slice(index, end).map((s) => s.text);
+  return { end, lines: sentences.slice(index, end).map((s) => s.text) };
+}
+
+/**
+ * The code example a sentence ending in a colon introduces ("To add a column, use a command like:"):
+ * the block of lines right after it, when it reads as code and is short, else nothing. Marks like
+ * "[1]" inside it would read as citations: not quoted.
+ */
+export function codeExampleAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
+  const block = lineBlockAt(sentences, index);
+  if (!block) return undefined;
+  const { lines } = block;
   // An API reference's parameter list ("model <string>") is not an example either.
   if (
     lines.length > CODE_LINES ||
@@ -182,7 +191,7 @@ export function codeExampleAt(sentences: Sentence[], index: number): { end: numb
     lines.some((l) => /\[\d{1,3}\]/.test(l) || TYPED_PARAMETER.test(l))
   )
     return undefined;
-  return { end, lines };
+  return block;
 }
 
 /** Contact lines at most after a sentence that introduces them. */
@@ -190,18 +199,16 @@ const CONTACT_LINES = 4;
 
 /**
  * The phone numbers or addresses a sentence ending in a colon introduces ("To book a service, call
- * the workshop:" and "020 123 4567" on the next line): the one block of short whole lines right after
- * it, one of them at least a number or an address — the index after it and its lines, else nothing.
+ * the workshop:" and "020 123 4567" on the next line): the block of short lines right after it, one
+ * of them at least a number or an address, else nothing.
  */
 export function contactLinesAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
-  const first = sentences[index];
-  if (!first || first.prose || !first.line) return undefined;
-  let end = index + 1;
-  while (end < sentences.length && !(sentences[end] as Sentence).blockStart && (sentences[end] as Sentence).line) end++;
-  const lines = sentences.slice(index, end).map((s) => s.text);
+  const block = lineBlockAt(sentences, index);
+  if (!block) return undefined;
+  const { lines } = block;
   if (lines.length > CONTACT_LINES || !lines.some((l) => CONTACT.test(l)) || lines.some((l) => l.split(' ').length > 8 || CODE.test(l)))
     return undefined;
-  return { end, lines };
+  return block;
 }
 
 /** "Label: value": a short label, a colon, then its value. */
