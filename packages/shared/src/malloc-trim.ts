@@ -85,8 +85,9 @@ export async function trimMalloc(): Promise<TrimResult> {
 }
 
 /**
- * Trims `firstAfterMs` after start, then every `intervalMs` (0: never); timers unref'd, so they keep
- * no process alive. Logged at debug.
+ * Trims `firstAfterMs` after start — that first run also sets the serving thresholds, ending what
+ * leanMallocForStart set — then every `intervalMs` (0: never, and then nothing is set either);
+ * timers unref'd, so they keep no process alive. Logged at debug.
  */
 export function scheduleMallocTrim(options: { intervalMs: number; firstAfterMs?: number; log?: Logger }): { stop(): void } {
   if (options.intervalMs <= 0) return { stop() {} };
