@@ -19,6 +19,7 @@
  *
  * Tested on test/fixtures/lead-intent.json (precision and recall ≥ 0.9).
  */
+import { emailsIn, phonesIn } from '../contact-details.ts';
 
 /** Lower case, accents and typographic apostrophes folded, whitespace collapsed. */
 export function foldForIntent(message: string): string {
@@ -33,31 +34,23 @@ export function foldForIntent(message: string): string {
 
 // --- Contact details -------------------------------------------------------------------------
 
-const EMAIL = /[a-z0-9._%+-]+@([a-z0-9-]+\.)+[a-z]{2,}/g;
 // RFC 2606 / 6761 names are placeholders in technical questions ("send mail to bob@example.com"),
 // never a visitor's own address.
 const PLACEHOLDER_DOMAIN = /@([a-z0-9-]+\.)*(example\.(com|net|org)|[a-z0-9-]+\.(test|example|invalid|localhost))$/;
 
 function hasEmail(t: string): boolean {
-  for (const m of t.matchAll(EMAIL)) if (!PLACEHOLDER_DOMAIN.test(m[0])) return true;
+  for (const m of emailsIn(t)) if (!PLACEHOLDER_DOMAIN.test(m.text)) return true;
   return false;
 }
 const EMAIL_SPELLED = /\b[a-z0-9._-]+ ?(\(at\)|\[at\]| at ) ?[a-z0-9-]+ ?(\.|\(dot\)|\[dot\]| dot ) ?[a-z]{2,}\b/;
-const PHONE_CANDIDATE = /(?:\+|\b00)?\(?\d[\d ()./-]{5,}\d/g;
 const PHONE_CONTEXT =
   /\b(phone|tel|telephone|number|call|cell|cellphone|mobile|whatsapp|whats|sms|text|telefono|numero|celular|movil|llam\w*|telefone|zap|ligar|liga|portable|appel\w*|nummer|telefonnummer|handy|handynummer|anruf\w*|rufnummer|mobil)\b/;
 const NOT_A_PHONE_CONTEXT =
   /\b(order|invoice|ticket|case|tracking|account|acct|id|ref|reference|serial|license|licence|error|code|port|version|build|pedido|factura|referencia|commande|facture|dossier|bestell\w*|rechnung|kunden\w*|fatura|protocolo|chamado)( (number|no|nr|num|numero|nummer|id|is|was|es|est|ist|e))*[^a-z]{0,5}$/;
 
 function looksLikePhone(text: string): boolean {
-  for (const m of text.matchAll(PHONE_CANDIDATE)) {
-    const raw = m[0].trim();
-    const digits = raw.replace(/\D/g, '');
-    if (digits.length < 7 || digits.length > 15) continue;
-    if (/^\d{1,3}(\.\d{1,3}){3}$/.test(raw)) continue; // IPv4
-    if (/^(\d{4}[-/.]\d{1,2}[-/.]\d{1,2}|\d{1,2}[-/.]\d{1,2}[-/.]\d{2,4})$/.test(raw)) continue; // dates
-    if (/^\d+(\.\d+){1,3}$/.test(raw) && !/^\d{3}\.\d{3}\.\d{4}$/.test(raw)) continue; // versions
-    const before = text.slice(Math.max(0, (m.index ?? 0) - 40), m.index);
+  for (const { index, text: raw } of phonesIn(text)) {
+    const before = text.slice(Math.max(0, index - 40), index);
     if (NOT_A_PHONE_CONTEXT.test(before)) continue;
     const plainNumber = /^\d+$/.test(raw);
     const thousands = /^\d{1,3}([ .,]\d{3})+$/.test(raw);

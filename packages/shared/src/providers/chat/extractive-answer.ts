@@ -1,3 +1,4 @@
+import { emailsIn, type Found, phonesIn } from '../../contact-details.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
 import { analyze, oneEditApart, type Term } from '../text/text-analysis.ts';
 import type { ChatPassage } from './chat-provider.ts';
@@ -109,18 +110,34 @@ const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
 const CODE = /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{|^# |[a-z]{2}#\s|"""|\bdef \w+\(/;
 
 /**
- * A phone number (international "+…", national "0…", or North American) or an e-mail address: what
- * "call the workshop:" or "write to us at" leads to, and what a visitor asking how to reach someone needs.
+ * Contact details as a page writes them for visitors — a phone number that opens with "+", "00", "0"
+ * or "(" or is written 555-123-4567, an e-mail address: what "call the workshop:" or "write to us at"
+ * leads to, and what a visitor asking how to reach someone needs.
  */
-const CONTACT =
-  /\+\d[\d ()-]{6,}\d|\b0\d[\d ()-]{6,}\d|\(\d{3}\)\s?\d{3}[ -]\d{4}\b|\b\d{3}[-.]\d{3}[-.]\d{4}\b|\b[\w.+-]+@[\w-]+(\.[\w-]+)+\b/;
-const CONTACT_AT_END = new RegExp(`(${CONTACT.source})\\s*$`);
+function contactsIn(text: string): Found[] {
+  const phones = phonesIn(text).filter((p) => /^[+0(]/.test(p.text) || /^\d{3}[-.]\d{3}[-.]\d{4}$/.test(p.text));
+  return [...emailsIn(text), ...phones];
+}
+
+/** The contact details a text ends with, if any. */
+function contactAtEnd(text: string): Found | undefined {
+  const end = text.trimEnd().length;
+  return contactsIn(text).find((c) => c.index + c.text.length === end);
+}
+
+/** A phone number's groups held on one line where the answer wraps (no-break spaces). */
+function keepTogether(line: string): string {
+  let out = line;
+  for (const c of contactsIn(line).sort((a, b) => b.index - a.index))
+    out = `${out.slice(0, c.index)}${c.text.replaceAll(' ', '\u00a0')}${out.slice(c.index + c.text.length)}`;
+  return out;
+}
 
 function isProse(text: string, words: number): boolean {
   if (UNSPACED_TEXT.test(text)) return text.length >= 6 && /[。！？.!?]$/u.test(text);
   // A sentence that ends in a phone number or an address ("Call the workshop: 020 123 4567") is
   // judged by its words: the number has no letters and no full stop.
-  const contact = CONTACT_AT_END.exec(text);
+  const contact = contactAtEnd(text);
   if (contact && contact.index > 0) {
     const lead = text.slice(0, contact.index).trim().replace(/[:,]$/, '');
     return /\p{L}$/u.test(lead) && isProse(`${lead}.`, lead.split(' ').length);
@@ -206,7 +223,11 @@ export function contactLinesAt(sentences: Sentence[], index: number): { end: num
   const block = lineBlockAt(sentences, index);
   if (!block) return undefined;
   const { lines } = block;
-  if (lines.length > CONTACT_LINES || !lines.some((l) => CONTACT.test(l)) || lines.some((l) => l.split(' ').length > 8 || CODE.test(l)))
+  if (
+    lines.length > CONTACT_LINES ||
+    !lines.some((l) => contactsIn(l).length > 0) ||
+    lines.some((l) => l.split(' ').length > 8 || CODE.test(l))
+  )
     return undefined;
   return block;
 }
@@ -382,9 +403,7 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
         const contactWords = contact.lines.join(' ').split(' ').length;
         if (words + contactWords > budget) break;
         // Closed with a full stop, as the sentence it ends (a number or address runs into the next one otherwise).
-        // A number keeps its groups on one line where the answer wraps (no-break spaces).
-        const kept = contact.lines.map((l) => l.replace(new RegExp(CONTACT.source, 'g'), (m) => m.replaceAll(' ', '\u00a0')));
-        last.text = `${last.text} ${kept.join('; ')}`.replace(/(?<![.!?])$/, '.');
+        last.text = `${last.text} ${contact.lines.map(keepTogether).join('; ')}`.replace(/(?<![.!?])$/, '.');
         words += contactWords;
         i = contact.end - 1;
         continue;
