@@ -18,7 +18,7 @@ import { type BenchEnv, createDatabase, log, percentile, round } from './lib/env
 import { type PartResult, type Row, ratio } from './lib/report.ts';
 
 const DIMS = 1536;
-const MODEL = 'local-lexical-v1';
+export const MODEL = 'local-lexical-v1';
 
 export interface ScaleOptions {
   documents: number;
@@ -30,7 +30,7 @@ export interface ScaleOptions {
 }
 
 /** mulberry32: a small seeded PRNG, so every run builds the same data. */
-function prng(seed: number) {
+export function prng(seed: number) {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -41,20 +41,20 @@ function prng(seed: number) {
   };
 }
 
-interface Feature {
+export interface Feature {
   dim: number;
   weight: number;
 }
 
-interface ClientModel {
+export interface ClientModel {
   topics: Feature[][];
 }
 
-const TOPICS_PER_CLIENT = 8;
+export const TOPICS_PER_CLIENT = 8;
 const FEATURES_PER_TOPIC = 40;
 const COMMON_FEATURES = 60;
 
-function buildModels(clients: number, rand: () => number): { models: ClientModel[]; common: Feature[]; signs: Int8Array } {
+export function buildModels(clients: number, rand: () => number): { models: ClientModel[]; common: Feature[]; signs: Int8Array } {
   const signs = new Int8Array(DIMS).map(() => (rand() < 0.5 ? -1 : 1));
   const feature = (scale: number): Feature => ({ dim: Math.floor(rand() * DIMS), weight: scale * (0.3 + rand()) });
   const common = Array.from({ length: COMMON_FEATURES }, () => feature(0.3));
@@ -69,7 +69,7 @@ function zipf(n: number, rand: () => number): number {
   return Math.min(n - 1, Math.floor(n ** rand()) - 1);
 }
 
-function vectorOf(picks: { list: Feature[]; count: number }[], signs: Int8Array, rand: () => number): Map<number, number> {
+export function vectorOf(picks: { list: Feature[]; count: number }[], signs: Int8Array, rand: () => number): Map<number, number> {
   const v = new Map<number, number>();
   for (const { list, count } of picks) {
     for (let i = 0; i < count; i++) {
@@ -89,13 +89,13 @@ function sparseText(v: Map<number, number>): string {
   return `{${parts.map(([d, x]) => `${d + 1}:${x.toPrecision(5)}`).join(',')}}/${DIMS}`;
 }
 
-function denseOf(v: Map<number, number>): number[] {
+export function denseOf(v: Map<number, number>): number[] {
   const out = new Array<number>(DIMS).fill(0);
   for (const [d, x] of v) out[d] = x;
   return out;
 }
 
-function tenantSizes(total: number, clients: number): number[] {
+export function tenantSizes(total: number, clients: number): number[] {
   const w = Array.from({ length: clients }, (_, i) => 1 / (i + 1));
   const sum = w.reduce((a, b) => a + b, 0);
   const sizes = w.map((x) => Math.max(50, Math.floor((x / sum) * total)));
@@ -103,7 +103,13 @@ function tenantSizes(total: number, clients: number): number[] {
   return sizes;
 }
 
-async function load(db: pg.Client, options: ScaleOptions, clientIds: string[], sizes: number[], world: ReturnType<typeof buildModels>) {
+export async function load(
+  db: pg.Client,
+  options: ScaleOptions,
+  clientIds: string[],
+  sizes: number[],
+  world: ReturnType<typeof buildModels>,
+) {
   const rand = prng(42);
   const BATCH = 1000;
   let rows: { client: string; i: number; vec: string; topic: number; c: number }[] = [];

@@ -6,7 +6,7 @@ import { insertClient } from '@kbchat/shared/db/clients';
 import { lsaQueryVector, refreshLsa } from '@kbchat/shared/db/lsa';
 import { createPool, type Pool } from '@kbchat/shared/db/pool';
 import { refreshTermStats, searchCandidates } from '@kbchat/shared/db/retrieval';
-import { reconcileVectorIndexes, vectorIndexName } from '@kbchat/shared/db/vector-index';
+import { lsaIndexName, reconcileVectorIndexes, vectorIndexName } from '@kbchat/shared/db/vector-index';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testEnv } from '../support/kbchat.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
@@ -445,5 +445,84 @@ describe('retrieval against the real database', () => {
         )
       ).rows;
     expect(await vectors(reversed)).toEqual(await vectors(clientId));
+  });
+  it('gives a large tenant’s related-words vectors a graph of their own: the latent list through it is the exact one, after a relearn too; and back', async () => {
+    if (inject('infraMode') === 'embedded') return; // the embedded database builds no graphs
+    // 420 chunks over 600 made-up words, 12 to a chunk: enough chunks and words for vectors of the
+    // full 100 dimensions, the only ones a graph holds.
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    const syllables = ['ka', 'lo', 'mi', 'nu', 'pe', 'ro', 'si', 'tu', 'va', 'ze'];
+    const words = Array.from(
+      { length: 600 },
+      (_, i) => `q${syllables[i % 10]}${syllables[Math.floor(i / 10) % 10]}${syllables[Math.floor(i / 100)]}x`,
+    );
+    const clientId = await newClient();
+    const pages: SeedPage[] = Array.from({ length: 140 }, (_, p) => ({
+      url: `https://latent.example/${p}`,
+      title: `Page ${p}`,
+      chunks: Array.from({ length: 3 }, () => Array.from({ length: 12 }, () => words[Math.floor(rand() * words.length)]).join(' ')),
+    }));
+    await seeder.seed(clientId, pages, { embed: false });
+    await refreshTermStats(pool, clientId);
+    expect(await refreshLsa(pool, clientId)).toBe(420);
+    const { rows: dims } = await pool.query('SELECT DISTINCT vector_dims(vec) AS d FROM lsa_chunks WHERE client_id = $1', [clientId]);
+    expect(dims).toEqual([{ d: 100 }]);
+
+    const questions = ['qkalomix qpemisix', 'qrovalox', 'qzetunux qsikalox qmipemix'];
+    const latent = async (exactScanMaxDocs: number, db: Pick<Pool, 'query'> = pool) => {
+      const out: string[][] = [];
+      for (const q of questions) {
+        const result = await searchCandidates(db, {
+          clientId,
+          embeddingModel: seeder.provider.model,
+          embedding: undefined,
+          query: q,
+          k: 20,
+          exactScanMaxDocs,
+          efSearch: 100,
+          lsa: await lsaQueryVector(pool, clientId, q),
+        });
+        out.push(
+          result.candidates
+            .filter((c) => c.lsaRank !== null)
+            .sort((a, b) => (a.lsaRank as number) - (b.lsaRank as number))
+            .map((c) => c.id),
+        );
+      }
+      return out;
+    };
+    const exact = await latent(300); // past the threshold, no graph yet: exact
+    expect(exact.map((ids) => ids.length)).toEqual([20, 20, 20]);
+
+    const name = lsaIndexName(clientId);
+    expect((await reconcileVectorIndexes(pool, { exactScanMaxDocs: 300 })).built).toContain(name);
+    const { rows: defs } = await pool.query<{ indexdef: string }>('SELECT indexdef FROM pg_indexes WHERE indexname = $1', [name]);
+    expect(defs[0]?.indexdef).toMatch(
+      /ON public\.lsa_chunks USING hnsw \(\(\(vec\)::vector\(100\)\) vector_cosine_ops\).*WHERE \(\(client_id = .*vector_dims\(vec\) = 100\)/,
+    );
+    const conn = await pool.connect();
+    try {
+      expect(await latent(300, conn)).toEqual(exact);
+      // The backend's counters are flushed when it goes idle after this statement.
+      await conn.query('SELECT pg_stat_force_next_flush()');
+      const { rows: used } = await conn.query<{ idx_scan: string }>('SELECT idx_scan FROM pg_stat_user_indexes WHERE indexrelname = $1', [
+        name,
+      ]);
+      expect(Number(used[0]?.idx_scan)).toBe(questions.length);
+    } finally {
+      conn.release();
+    }
+
+    // A relearn rewrites the vectors through the graph; the list still matches the exact scan's.
+    expect(await refreshLsa(pool, clientId)).toBe(420);
+    expect(await latent(300)).toEqual(await latent(1_000_000));
+
+    // Shrunk to half the threshold: the graph goes, the list is the exact one.
+    expect((await reconcileVectorIndexes(pool, { exactScanMaxDocs: 1000 })).dropped).toContain(name);
+    expect(await latent(1000)).toEqual(exact);
   });
 });
