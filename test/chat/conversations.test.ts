@@ -172,6 +172,15 @@ describe('conversations, feedback and stats', () => {
     expect((await list(clientA)).body.total).toBe(0);
     expect((await list(clientB)).body.total).toBe(1);
     expect((await api(kb.baseUrl, 'GET', `/api/admin/clients/${randomUUID()}/conversations`)).status).toBe(404);
+    // A session id no chat could have made (a NUL Postgres refuses in text, a space): not found, not a 500.
+    for (const odd of ['a%00b', 'a%20b', '%00']) {
+      for (const method of ['GET', 'DELETE'] as const) {
+        const res = await api(kb.baseUrl, method, `/api/admin/clients/${clientB}/conversations/${odd}`);
+        expect(res.status, `${method} ${odd}`).toBe(404);
+        expect(res.body).toEqual({ error: 'Conversation not found', details: ['this client has no conversation with this sessionId'] });
+      }
+    }
+    expect((await list(clientB)).body.total).toBe(1);
   });
 
   it("deletes conversations past their client's transcriptRetentionDays, and only those", async () => {

@@ -6,6 +6,7 @@ import {
   statsSeries,
 } from '@kbchat/shared/db/conversations';
 import { NotFoundError } from '@kbchat/shared/errors';
+import { SESSION_ID_PATTERN } from '@kbchat/shared/schemas/chat';
 import { errorBody } from '@kbchat/shared/schemas/common';
 import { conversationList, conversationsQuery, conversationView, statsQuery, statsView } from '@kbchat/shared/schemas/conversations';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
@@ -16,6 +17,8 @@ import { requireClient } from '../helpers/require-client.ts';
 const clientParams = z.object({ clientId: z.string() });
 const sessionParams = z.object({ clientId: z.string(), sessionId: z.string().max(200) });
 const sessionNotFound = () => new NotFoundError('Conversation not found', ['this client has no conversation with this sessionId']);
+/** A session id the chat would refuse (a NUL, a space, …) names no conversation, and never reaches SQL. */
+const storableSessionId = (sessionId: string) => SESSION_ID_PATTERN.test(sessionId);
 
 function summaryView(r: ConversationRow) {
   return {
@@ -67,6 +70,7 @@ export function adminConversationRoutes(deps: GatewayDeps): FastifyPluginAsyncZo
       },
       async (req) => {
         const client = await requireClient(deps.pool, req.params.clientId);
+        if (!storableSessionId(req.params.sessionId)) throw sessionNotFound();
         const messages = await conversationMessages(deps.pool, client.id, req.params.sessionId);
         if (!messages) throw sessionNotFound();
         return {
@@ -98,7 +102,9 @@ export function adminConversationRoutes(deps: GatewayDeps): FastifyPluginAsyncZo
       },
       async (req, reply) => {
         const client = await requireClient(deps.pool, req.params.clientId);
-        if (!(await deleteConversation(deps.pool, client.id, req.params.sessionId))) throw sessionNotFound();
+        if (!storableSessionId(req.params.sessionId) || !(await deleteConversation(deps.pool, client.id, req.params.sessionId))) {
+          throw sessionNotFound();
+        }
         return reply.status(204).send(null);
       },
     );
