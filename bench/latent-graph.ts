@@ -6,13 +6,20 @@
 // through the service's searchCandidates with a query vector and a latent vector, k 20, as a chat
 // question does; timed with the latent list read exactly (no graph yet), then through the graph.
 // Recall: the graph's 20 against the exact 20. A tool, not part of `pnpm bench`.
+// With --corpora: the same recall on real latent vectors instead, those of the dev loop's corpora
+// (bench/dev-crawl-corpora.ts crawls them), their graphs built by the service's sweep.
 //
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/latent-graph.ts
+//   node bench/dev-crawl-corpora.ts && node bench/latent-graph.ts --corpora
+
+import { readFileSync } from 'node:fs';
+import { lsaQueryVector } from '@kbchat/shared/db/lsa';
 import { migrate } from '@kbchat/shared/db/migrate';
 import { createPool } from '@kbchat/shared/db/pool';
 import { searchCandidates } from '@kbchat/shared/db/retrieval';
 import { lsaIndexName, reconcileVectorIndexes } from '@kbchat/shared/db/vector-index';
 import pg from 'pg';
+import { CORPUS_LIST, loadQuestions } from './lib/corpora.ts';
 import { createDatabase, log, percentile, round } from './lib/env.ts';
 import {
   buildModels,
@@ -28,6 +35,10 @@ import {
 } from './scale.ts';
 
 const QUERIES = 40;
+if (process.argv.includes('--corpora')) {
+  await corporaRecall();
+  process.exit(0);
+}
 const db = await createDatabase(process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', 'latent');
 try {
   await migrate(db.url);
@@ -119,4 +130,47 @@ try {
   await client.end();
 } finally {
   await db.drop();
+}
+
+/** The latent list of every question of the dev loop's corpora, through each tenant's graph against exact. */
+async function corporaRecall(): Promise<void> {
+  const setup = JSON.parse(readFileSync('/tmp/kbeval.json', 'utf8')) as {
+    databaseUrl: string;
+    corpora: Record<string, { clientId: string }>;
+  };
+  await migrate(setup.databaseUrl);
+  const pool = await createPool({ connectionString: setup.databaseUrl, max: 1 });
+  const built = await reconcileVectorIndexes(pool, { exactScanMaxDocs: 2000 });
+  log(`latent: graphs built ${built.built.length}`);
+  for (const corpus of CORPUS_LIST) {
+    const info = setup.corpora[corpus.name];
+    if (!info) continue;
+    let recall = 0;
+    let n = 0;
+    for (const q of loadQuestions(corpus)) {
+      const lsa = await lsaQueryVector(pool, info.clientId, q.question);
+      if (!lsa) continue;
+      const list = async (exactScanMaxDocs: number) =>
+        (
+          await searchCandidates(pool, {
+            lsa,
+            clientId: info.clientId,
+            embeddingModel: MODEL,
+            embedding: undefined,
+            query: q.question,
+            k: 20,
+            exactScanMaxDocs,
+            efSearch: 100,
+          })
+        ).candidates
+          .filter((c) => c.lsaRank !== null)
+          .map((c) => c.id);
+      const exact = await list(1_000_000_000);
+      const graph = await list(2000);
+      recall += graph.filter((id) => exact.includes(id)).length / Math.max(1, exact.length);
+      n++;
+    }
+    log(`  ${corpus.name}: ${n} questions, latent list recall@20 through the graph ${round(recall / n, 3)}`);
+  }
+  await pool.end();
 }

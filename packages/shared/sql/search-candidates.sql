@@ -169,11 +169,13 @@ BEGIN
     END IF;
   END IF;
   -- The latent list: a large tenant's through its graph of them when it has one (an exact scan of
-  -- 134,000 vectors took 60–86 ms), which holds the vectors of LSA_DIMENSIONS (100) only.
+  -- 134,000 vectors took 60–86 ms), which holds the vectors of LSA_DIMENSIONS (100) only. Four times
+  -- the vector list's ef_search: 100 dimensions cost little to compare, and at 1× the graph missed
+  -- 0.5–1 % of the exact list's rows on the bench corpora (none at 4×; docs/performance.md, 28).
   IF p_lsa IS NOT NULL THEN
     IF v_n > p_exact_max AND vector_dims(p_lsa) = 100 AND EXISTS (
       SELECT 1 FROM pg_index i WHERE i.indexrelid = to_regclass(kbchat_lsa_index_name(p_client)) AND i.indisvalid AND i.indisready) THEN
-      PERFORM set_config('hnsw.ef_search', p_ef_search::text, true),
+      PERFORM set_config('hnsw.ef_search', least(4 * p_ef_search, 1000)::text, true),
               set_config('enable_sort', 'off', true);
       -- The tenant as a literal and the graph's row condition word for word, or the planner cannot
       -- use the partial index (see the vector list above).
