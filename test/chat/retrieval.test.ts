@@ -224,6 +224,15 @@ describe('retrieval against the real database', () => {
     ]);
   });
 
+  it('reads full text through one index that holds the client beside the words', async () => {
+    const { rows: defs } = await pool.query<{ indexname: string; indexdef: string }>(
+      "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'documents' AND indexdef LIKE '%USING gin%'",
+    );
+    // One full-text index, the client first: the word-only index matched every client's chunks.
+    expect(defs.map((d) => d.indexname)).toEqual(['documents_client_fts_idx']);
+    expect(defs[0]?.indexdef).toMatch(/USING gin \(client_id, fts\)/);
+  });
+
   it('weighs full-text words by how rare they are in the client’s documents once its term statistics are refreshed', async () => {
     // Twenty pages say "install" and "kit" again and again; one says "descaling" once, in a long text.
     const common: SeedPage[] = Array.from({ length: 20 }, (_, i) => ({

@@ -34,7 +34,9 @@ async function checkTwice(url: string) {
   const defs = schema.indexes.map((i) => i.indexdef).join('\n');
   // No shared graph: tenants past the exact scan get one of their own (db/vector-index.ts).
   expect(defs).not.toMatch(/USING hnsw/);
-  expect(defs).toMatch(/USING gin \(fts\)/);
+  // One full-text index, the client beside the words (0023): a question reads only its client's entries.
+  expect(defs).toMatch(/documents_client_fts_idx ON public\.documents USING gin \(client_id, fts\)/);
+  expect(defs).not.toMatch(/USING gin \(fts\)/);
   expect(defs).toMatch(/documents_client_idx ON public\.documents USING btree \(client_id\)/);
   // A page's chunks are found through the unique (page_id, chunk_index) index: no second one on page_id.
   expect(defs).toMatch(/documents_page_id_chunk_index_key ON public\.documents USING btree \(page_id, chunk_index\)/);
@@ -115,6 +117,7 @@ describe('migrations', () => {
         '0020_drop_redundant_page_index',
         '0021_related_words_state',
         '0022_half_precision_graphs',
+        '0023_tenant_full_text_index',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {
@@ -139,7 +142,7 @@ describe('migrations', () => {
     }
   });
 
-  it('drop the float32 graphs of an earlier version at 0022, leaving other indexes of documents', async () => {
+  it('drop the float32 graphs of an earlier version at 0022, leaving other indexes of documents; swap the full-text index at 0023', async () => {
     const db = await startEmbeddedPostgres();
     try {
       await migrate(db.url, undefined, { count: 21 });
@@ -152,8 +155,23 @@ describe('migrations', () => {
         (await sql(db.url, "SELECT indexname FROM pg_indexes WHERE tablename = 'documents' ORDER BY indexname")).map((r) => r.indexname);
       const before = await indexes();
       expect(before).toContain(name);
-      expect(await migrate(db.url)).toEqual(['0022_half_precision_graphs']);
+      expect(await migrate(db.url, undefined, { count: 1 })).toEqual(['0022_half_precision_graphs']);
       expect(await indexes()).toEqual(before.filter((n) => n !== name));
+      // 0023: the word-only full-text index gives way to one with the client beside the words; the
+      // chunks stored before are in it.
+      await sql(
+        db.url,
+        `INSERT INTO documents (client_id, url, chunk_index, content, content_hash) VALUES ('${client}', 'u', 0, 'boiler warranty', 'h')`,
+      );
+      expect(await migrate(db.url)).toEqual(['0023_tenant_full_text_index']);
+      const after = await indexes();
+      expect(after).toContain('documents_client_fts_idx');
+      expect(after).not.toContain('documents_fts_idx');
+      const found = await sql(
+        db.url,
+        `SELECT count(*)::int AS n FROM documents WHERE client_id = '${client}' AND fts @@ to_tsquery('english', 'warranty')`,
+      );
+      expect(found[0]?.n).toBe(1);
     } finally {
       await db.stop();
     }

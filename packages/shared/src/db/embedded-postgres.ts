@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -40,7 +41,7 @@ export async function startEmbeddedPostgres(options: { dataDir?: string; port?: 
     const openDb = () =>
       PGlite.create({
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-        extensions: { vector },
+        extensions: { vector, btree_gin },
         startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS],
       });
     // Creating a cluster unpacks a template into the WASM heap, which never shrinks: done by a
