@@ -1,9 +1,9 @@
 // Dev loop: crawls every corpus once into one database (KBEVAL_DB, default kbeval) and records the
 // client ids in /tmp/kbeval.json, so ranking experiments (bench/retrieval-tune.ts) need no re-crawl.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import pg from 'pg';
 import { serveDirectory } from '../test/support/fixture-site.ts';
 import { CORPUS_LIST } from './lib/corpora.ts';
+import { type DevLoop, previousCorpora, writeDevLoop } from './lib/dev-loop.ts';
 import { benchEnv, crawlSite, createClient, ensureCorpora, log, round, startKbchatProcess, waitForRelatedWords } from './lib/env.ts';
 
 const env = benchEnv();
@@ -24,8 +24,7 @@ const kb = await startKbchatProcess({
   redisUrl: env.redisUrl,
   env: { EMBEDDING_PROVIDER: 'local', CHAT_PROVIDER: 'extractive', CRAWL_PER_HOST_CONCURRENCY: '8' },
 });
-const out: Record<string, { clientId: string; siteUrl: string }> =
-  only.length > 0 && existsSync('/tmp/kbeval.json') ? JSON.parse(readFileSync('/tmp/kbeval.json', 'utf8')).corpora : {};
+const out: DevLoop['corpora'] = only.length > 0 ? previousCorpora() : {};
 try {
   for (const corpus of CORPUS_LIST.filter((c) => only.length === 0 || only.includes(c.name))) {
     const site = await serveDirectory(corpus.dir);
@@ -45,4 +44,4 @@ try {
   await kb.stop();
   await kb.cleanRedis();
 }
-writeFileSync('/tmp/kbeval.json', JSON.stringify({ databaseUrl, corpora: out }, null, 2));
+writeDevLoop({ databaseUrl, corpora: out });

@@ -7,20 +7,17 @@
 // A tool, not part of `pnpm bench`.
 //
 //   node bench/dev-crawl-corpora.ts && node bench/fulltext-scale.ts [--copies 9]
-import { readFileSync } from 'node:fs';
 import { migrate } from '@kbchat/shared/db/migrate';
 import { createPool } from '@kbchat/shared/db/pool';
 import { searchCandidates } from '@kbchat/shared/db/retrieval';
 import pg from 'pg';
 import { CORPUS_LIST, loadQuestions } from './lib/corpora.ts';
+import { readDevLoop } from './lib/dev-loop.ts';
 import { log, percentile, round } from './lib/env.ts';
 
 const at = process.argv.indexOf('--copies');
 const copies = at >= 0 ? Number(process.argv[at + 1]) : 9;
-const setup = JSON.parse(readFileSync('/tmp/kbeval.json', 'utf8')) as {
-  databaseUrl: string;
-  corpora: Record<string, { clientId: string }>;
-};
+const setup = readDevLoop();
 await migrate(setup.databaseUrl);
 const source = new URL(setup.databaseUrl);
 const server = new URL(setup.databaseUrl);

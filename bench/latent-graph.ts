@@ -12,7 +12,6 @@
 //   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/latent-graph.ts
 //   node bench/dev-crawl-corpora.ts && node bench/latent-graph.ts --corpora
 
-import { readFileSync } from 'node:fs';
 import { lsaQueryVector } from '@kbchat/shared/db/lsa';
 import { migrate } from '@kbchat/shared/db/migrate';
 import { createPool } from '@kbchat/shared/db/pool';
@@ -20,6 +19,7 @@ import { searchCandidates } from '@kbchat/shared/db/retrieval';
 import { lsaIndexName, reconcileVectorIndexes } from '@kbchat/shared/db/vector-index';
 import pg from 'pg';
 import { CORPUS_LIST, loadQuestions } from './lib/corpora.ts';
+import { readDevLoop } from './lib/dev-loop.ts';
 import { createDatabase, log, percentile, round } from './lib/env.ts';
 import {
   buildModels,
@@ -134,10 +134,7 @@ try {
 
 /** The latent list of every question of the dev loop's corpora, through each tenant's graph against exact. */
 async function corporaRecall(): Promise<void> {
-  const setup = JSON.parse(readFileSync('/tmp/kbeval.json', 'utf8')) as {
-    databaseUrl: string;
-    corpora: Record<string, { clientId: string }>;
-  };
+  const setup = readDevLoop();
   await migrate(setup.databaseUrl);
   const pool = await createPool({ connectionString: setup.databaseUrl, max: 1 });
   const built = await reconcileVectorIndexes(pool, { exactScanMaxDocs: 2000 });

@@ -7,13 +7,11 @@ import { LOCAL_EMBEDDER_RANKING } from '@kbchat/shared/chat/ranking';
 import pg from 'pg';
 import { Bm25Reference } from './lib/bm25-reference.ts';
 import { CORPUS_LIST, loadQuestions, pageOf } from './lib/corpora.ts';
+import { readDevLoop } from './lib/dev-loop.ts';
 import { type Case, type CorpusCases, collectCases, describeParams, evaluate, leaveOneCorpusOut } from './lib/retrieval-loo.ts';
 import type { CorpusScore } from './lib/retrieval-score.ts';
 
-const setup = JSON.parse(readFileSync('/tmp/kbeval.json', 'utf8')) as {
-  databaseUrl: string;
-  corpora: Record<string, { clientId: string; siteUrl: string }>;
-};
+const setup = readDevLoop();
 const pool = new pg.Pool({ connectionString: setup.databaseUrl, max: 2 });
 const corpora: CorpusCases[] = [];
 for (const corpus of CORPUS_LIST) {
