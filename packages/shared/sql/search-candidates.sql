@@ -15,6 +15,10 @@ LANGUAGE sql IMMUTABLE AS $$ SELECT 'documents_embedding_hnsw_' || replace(p_cli
 -- The name of a tenant's graph of its related-words vectors (the same file builds and drops them).
 CREATE OR REPLACE FUNCTION kbchat_lsa_index_name(p_client uuid) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$ SELECT 'lsa_chunks_hnsw_' || replace(p_client::text, '-', '') $$;
+-- Whether a tenant's graph exists and is usable: a build cut short leaves an invalid one behind.
+CREATE OR REPLACE FUNCTION kbchat_index_ready(p_name text) RETURNS boolean
+LANGUAGE sql STABLE AS $$
+  SELECT EXISTS (SELECT 1 FROM pg_index i WHERE i.indexrelid = to_regclass(p_name) AND i.indisvalid AND i.indisready) $$;
 
 CREATE OR REPLACE FUNCTION kbchat_search_candidates(
   p_client uuid,
@@ -134,8 +138,7 @@ BEGIN
   END IF;
   -- Exact scan, or HNSW through the tenant's own graph (docs/retrieval.md "Vector list"): there is no
   -- shared graph, which cost every tenant's writes and lost the small ones' rows to the filter.
-  v_exact := v_n <= p_exact_max OR NOT EXISTS (
-    SELECT 1 FROM pg_index i WHERE i.indexrelid = to_regclass(kbchat_vector_index_name(p_client)) AND i.indisvalid AND i.indisready);
+  v_exact := v_n <= p_exact_max OR NOT kbchat_index_ready(kbchat_vector_index_name(p_client));
   IF p_vector IS NOT NULL THEN
     IF NOT v_exact THEN
       PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true),
@@ -173,8 +176,7 @@ BEGIN
   -- the vector list's ef_search: 100 dimensions cost little to compare, and at 1× the graph missed
   -- 0.5–1 % of the exact list's rows on the bench corpora (none at 4×; docs/performance.md, 28).
   IF p_lsa IS NOT NULL THEN
-    IF v_n > p_exact_max AND vector_dims(p_lsa) = 100 AND EXISTS (
-      SELECT 1 FROM pg_index i WHERE i.indexrelid = to_regclass(kbchat_lsa_index_name(p_client)) AND i.indisvalid AND i.indisready) THEN
+    IF v_n > p_exact_max AND vector_dims(p_lsa) = 100 AND kbchat_index_ready(kbchat_lsa_index_name(p_client)) THEN
       PERFORM set_config('hnsw.ef_search', least(4 * p_ef_search, 1000)::text, true),
               set_config('enable_sort', 'off', true);
       -- The tenant as a literal and the graph's row condition word for word, or the planner cannot

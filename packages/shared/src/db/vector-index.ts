@@ -37,26 +37,29 @@ interface GraphKind {
   using: string;
   /** Rows of the tenant the graph holds, beside `client_id = '…'`: the search repeats it word for word. */
   rows: string;
+  /** Whether tenant `cl` has rows for it yet (SQL over `cl.id`): no graph is built before. */
+  present: string;
   /** The advisory lock of one tenant's build (the embedding graph's key is the original one). */
   lock: string;
 }
 
-const GRAPHS: readonly GraphKind[] = [
-  {
-    prefix: VECTOR_INDEX_PREFIX,
-    table: 'documents',
-    using: 'USING hnsw ((embedding::halfvec(1536)) halfvec_cosine_ops) WITH (m = 16, ef_construction = 64)',
-    rows: '',
-    lock: 'kbchat_vector_index:',
-  },
-  {
-    prefix: LSA_INDEX_PREFIX,
-    table: 'lsa_chunks',
-    using: 'USING hnsw ((vec::vector(100)) vector_cosine_ops) WITH (m = 16, ef_construction = 64)',
-    rows: ' AND vector_dims(vec) = 100',
-    lock: 'kbchat_lsa_index:',
-  },
-];
+const EMBEDDING_GRAPH: GraphKind = {
+  prefix: VECTOR_INDEX_PREFIX,
+  table: 'documents',
+  using: 'USING hnsw ((embedding::halfvec(1536)) halfvec_cosine_ops) WITH (m = 16, ef_construction = 64)',
+  rows: '',
+  present: 'true',
+  lock: 'kbchat_vector_index:',
+};
+const LSA_GRAPH: GraphKind = {
+  prefix: LSA_INDEX_PREFIX,
+  table: 'lsa_chunks',
+  using: 'USING hnsw ((vec::vector(100)) vector_cosine_ops) WITH (m = 16, ef_construction = 64)',
+  rows: ' AND vector_dims(vec) = 100',
+  present: 'EXISTS (SELECT 1 FROM lsa_chunks x WHERE x.client_id = cl.id AND vector_dims(x.vec) = 100)',
+  lock: 'kbchat_lsa_index:',
+};
+const GRAPHS: readonly GraphKind[] = [EMBEDDING_GRAPH, LSA_GRAPH];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 function indexName(kind: GraphKind, clientId: string): string {
@@ -66,12 +69,12 @@ function indexName(kind: GraphKind, clientId: string): string {
 
 /** The index of one tenant; the SQL function kbchat_vector_index_name computes the same. */
 export function vectorIndexName(clientId: string): string {
-  return indexName(GRAPHS[0] as GraphKind, clientId);
+  return indexName(EMBEDDING_GRAPH, clientId);
 }
 
 /** The graph of one tenant's related-words vectors; the SQL function kbchat_lsa_index_name computes the same. */
 export function lsaIndexName(clientId: string): string {
-  return indexName(GRAPHS[1] as GraphKind, clientId);
+  return indexName(LSA_GRAPH, clientId);
 }
 
 interface IndexState {
@@ -104,7 +107,7 @@ async function indexStates(pool: Pool, kind: GraphKind, exactScanMaxDocs: number
        SELECT t.client_id FROM term_stats_totals t WHERE t.documents > $1)
      SELECT cl.id AS client_id, own.name, own.valid, coalesce(t.documents, 0)::int AS chunks,
             EXISTS (SELECT 1 FROM jobs j WHERE j.client_id = cl.id AND j.status IN ('queued', 'active')) AS busy,
-            $3::text = 'documents' OR EXISTS (SELECT 1 FROM lsa_chunks x WHERE x.client_id = cl.id AND vector_dims(x.vec) = 100) AS rows
+            ${kind.present} AS rows
        FROM own FULL JOIN clients cl ON own.name = $2 || replace(cl.id::text, '-', '')
        LEFT JOIN term_stats_totals t ON t.client_id = cl.id
       WHERE own.name IS NOT NULL OR cl.id IN (SELECT client_id FROM big)`,
