@@ -290,6 +290,14 @@ describe('composeAnswer and contact details', () => {
     expect(s.map((x) => x.prose)).toEqual([true, false, true, false]);
   });
 
+  it('ends the contact lines at the prose line that follows them without a blank line', () => {
+    const workshop =
+      'Puncture repair is done while you wait. To book a service, call the workshop:\n020 7946 0321\nbookings@bikes.example\nWe are open Monday to Saturday, 9:00 to 18:00.';
+    expect(composeAnswer('How can I book a service?', [passage('a', 'https://s/workshop', workshop)]).text).toBe(
+      'To book a service, call the workshop: 020\u00a07946\u00a00321; bookings@bikes.example. We are open Monday to Saturday, 9:00 to 18:00. [1]',
+    );
+  });
+
   it('quotes no list that holds no number or address (the colon becomes a full stop)', () => {
     const hours = 'You can visit the workshop at these times:\nMonday to Friday\nSaturday morning';
     expect(composeAnswer('when can I visit the workshop', [passage('a', 'https://s/hours', hours)]).text).toBe(

@@ -181,14 +181,17 @@ const CODE_LIKE = /[(){}[\];=<>$`'"_/\\|]|--|^[a-z][\w.-]*\s/;
 const CODE_FENCE = '```';
 
 /**
- * The block of whole lines starting at `index` (no blank line between them) when its first line is
- * not prose: what a sentence ending in a colon may introduce. The index after it and its lines.
+ * The block of whole lines starting at `index` (no blank line between them) and ending before a line
+ * that reads as prose, when its first line is not prose: what a sentence ending in a colon may
+ * introduce ("call the workshop:", a number, an address; "We are open…" on the next line is the
+ * page going on, not part of it). The index after it and its lines.
  */
 function lineBlockAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
   const first = sentences[index];
   if (!first || first.prose || !first.line) return undefined;
   let end = index + 1;
-  while (end < sentences.length && !(sentences[end] as Sentence).blockStart && (sentences[end] as Sentence).line) end++;
+  const inBlock = (s: Sentence) => !s.blockStart && s.line && !s.prose;
+  while (end < sentences.length && inBlock(sentences[end] as Sentence)) end++;
   return { end, lines: sentences.slice(index, end).map((s) => s.text) };
 }
 
