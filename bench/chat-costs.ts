@@ -5,7 +5,7 @@
 //   - Node: this process's CPU (process.cpuUsage) per step of the chat service, sequentially.
 // Not part of `pnpm bench`; needs native Postgres (a backend pid to read) and Redis.
 //
-//   node bench/chat-costs.ts [--runs 600] [--json]
+//   node bench/chat-costs.ts [--runs 600] [--documents 1000] [--json]
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { createChatService, type PreparedChat } from '@kbchat/shared/chat/chat-service';
@@ -22,7 +22,13 @@ import { Redis } from 'ioredis';
 import { benchEnv, cpuSeconds, createDatabase, log, round } from './lib/env.ts';
 import { HOME_QUESTIONS, seedHomeServices } from './lib/home-services.ts';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '600' }, json: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '600' },
+    documents: { type: 'string', default: '1000' },
+    json: { type: 'boolean', default: false },
+  },
+});
 const runs = Number(args.runs);
 const env = benchEnv();
 const db = await createDatabase(env.serverUrl, 'chatcosts');
@@ -59,7 +65,7 @@ async function measure(kind: 'postgres' | 'node', name: string, step: (i: number
 
 try {
   const client = await insertClient(pool, { name: 'Bench Home Services' });
-  await seedHomeServices(db.url, config, client.id, 1000);
+  await seedHomeServices(db.url, config, client.id, Number(args.documents));
   const service = createChatService({ config, log: createLogger({ level: 'warn' }), pool, redis });
   const model = service.embeddings.model;
   const vectors = HOME_QUESTIONS.map((q) => embedLocal(q));

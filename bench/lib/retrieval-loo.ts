@@ -1,11 +1,10 @@
 // Leave-one-corpus-out choice of the ranking's weights and decline threshold: each question's
 // candidates are fetched once through the service's own search function, then every setting of a
 // grid is scored in memory; for each corpus, the setting best on the other corpora is scored on it.
-import { absentTerms, LOCAL_EMBEDDER_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
+import { LOCAL_EMBEDDER_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
 import { answerablePassages, type RankedPassage, siteSpecificity } from '@kbchat/shared/chat/retrieval';
-import { lsaQueryVector } from '@kbchat/shared/db/lsa';
 import type { Queryable } from '@kbchat/shared/db/pool';
-import { type CandidateResult, misspeltTerms, searchCandidates } from '@kbchat/shared/db/retrieval';
+import { type CandidateResult, searchCandidates } from '@kbchat/shared/db/retrieval';
 import type { ChatTurn } from '@kbchat/shared/providers/chat/chat-provider';
 import { composeAnswer, type ExtractiveAnswer } from '@kbchat/shared/providers/chat/extractive-answer';
 import { rewriteFollowUp } from '@kbchat/shared/providers/chat/follow-up';
@@ -16,7 +15,6 @@ import { type Answer, type CorpusScore, scoreCorpus } from './retrieval-score.ts
 export interface Case {
   question: Question;
   result: CandidateResult;
-  misspelt: string[];
 }
 
 export interface CorpusCases {
@@ -43,7 +41,7 @@ export async function collectCases(db: Queryable, clientId: string, questions: Q
   for (const q of questions) {
     const query = queryOf(q, byId);
     const result = await searchCandidates(db, {
-      lsa: await lsaQueryVector(db, clientId, query, q.question),
+      latent: true,
       clientId,
       embeddingModel: LOCAL_EMBEDDING_MODEL,
       embedding: embedLocal(query),
@@ -54,7 +52,7 @@ export async function collectCases(db: Queryable, clientId: string, questions: Q
       exactScanMaxDocs: 2000,
       efSearch: 100,
     });
-    cases.push({ question: q, result, misspelt: [...(await misspeltTerms(db, clientId, absentTerms(result)))] });
+    cases.push({ question: q, result });
   }
   return cases;
 }
@@ -77,8 +75,8 @@ function quotedOf(question: Question, byId: Map<string, Question>, passages: Ran
 /** The sources' pages each question would get with these weights (as retrieve() decides them). */
 export function evaluate(c: CorpusCases, params: RankingParams): CorpusScore & { answers: Map<string, Answer> } {
   const answers = new Map<string, Answer>();
-  for (const { question, result, misspelt } of c.cases) {
-    const { passages } = answerablePassages(result, new Set(misspelt), question.question, { passages: 6, ranking: params });
+  for (const { question, result } of c.cases) {
+    const { passages } = answerablePassages(result, question.question, { passages: 6, ranking: params });
     // The sources are the pages the extractive answer quotes, as the service reports them.
     const answer = passages.length === 0 ? undefined : quotedOf(question, c.byId, passages, result);
     const quoted = (answer?.used ?? []).map((i) => passages[i]);

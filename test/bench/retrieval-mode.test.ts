@@ -7,7 +7,7 @@ import { retrieve } from '@kbchat/shared/chat/retrieval';
 import { loadConfig } from '@kbchat/shared/config';
 import { insertClient } from '@kbchat/shared/db/clients';
 import { createPool, type Pool } from '@kbchat/shared/db/pool';
-import { misspeltTerms, refreshTermStats, searchCandidates } from '@kbchat/shared/db/retrieval';
+import { refreshTermStats, searchCandidates } from '@kbchat/shared/db/retrieval';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testEnv } from '../support/kbchat.ts';
 import { createSeeder, type Seeder } from '../support/seed-documents.ts';
@@ -154,8 +154,34 @@ describe('declining (words the site never uses)', () => {
         })),
       );
       await refreshTermStats(pool, clientId);
-      // "strin" is "string" cut at its end: how stems differ, not a slip.
-      expect([...(await misspeltTerms(pool, clientId, ['strng', 'strin', 'kubernet']))]).toEqual(['strng']);
+      // "strin" is "string" cut at its end: how stems differ, not a slip; "strg" lacks two letters and
+      // "kubernet" is no word of the site's.
+      const slips = await searchCandidates(pool, {
+        clientId,
+        embeddingModel: seeder.provider.model,
+        embedding: undefined,
+        query: 'decode a strng, strin, strg or kubernet',
+        k: 20,
+        exactScanMaxDocs: 2000,
+        efSearch: 100,
+      });
+      expect(slips.misspelt).toEqual(['strng']);
+      // Before any statistics there are no document frequencies to tell an absent word by.
+      const fresh = (await insertClient(pool, { name: `typo-fresh-${randomUUID().slice(0, 6)}` })).id;
+      await seeder.seed(fresh, [{ url: 'https://typo.example/fresh', title: 'Strings', chunks: ['Decode a string.'] }]);
+      expect(
+        (
+          await searchCandidates(pool, {
+            clientId: fresh,
+            embeddingModel: seeder.provider.model,
+            embedding: undefined,
+            query: 'strng',
+            k: 20,
+            exactScanMaxDocs: 2000,
+            efSearch: 100,
+          })
+        ).misspelt,
+      ).toEqual([]);
       const query = 'how do I decode a base64 strng';
       const [embedding] = (await seeder.provider.embed([query])).vectors;
       const answered = await retrieve(

@@ -8,6 +8,8 @@ DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, 
 DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, float8, int, int, text, int, vector);
 -- The columns changed (term_pos, query_pos): a new return type needs the function dropped first.
 DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, int, text, int, vector);
+-- The latent vector and the typing slips came from two round trips of their own (p_latent, near_terms).
+DROP FUNCTION IF EXISTS kbchat_search_candidates(uuid, text, vector, int, text, boolean, int, int, text, int, vector, boolean);
 
 -- The name of a tenant's own HNSW index (packages/shared/src/db/vector-index.ts builds and drops them).
 CREATE OR REPLACE FUNCTION kbchat_vector_index_name(p_client uuid) RETURNS text
@@ -19,6 +21,29 @@ LANGUAGE sql IMMUTABLE AS $$ SELECT 'lsa_chunks_hnsw_' || replace(p_client::text
 CREATE OR REPLACE FUNCTION kbchat_index_ready(p_name text) RETURNS boolean
 LANGUAGE sql STABLE AS $$
   SELECT EXISTS (SELECT 1 FROM pg_index i WHERE i.indexrelid = to_regclass(p_name) AND i.indisvalid AND i.indisready) $$;
+
+-- A question's latent vector (db/lsa.ts, lsaQueryVector): the sum of its lexemes' vectors that the
+-- client's model knows, each weighed by its idf, a follow-up's context words (not in p_focus) at half
+-- weight, normalised. NULL when the client has no model or the question none of its words.
+CREATE OR REPLACE FUNCTION kbchat_lsa_query_vector(p_client uuid, p_query text, p_focus text) RETURNS vector
+LANGUAGE sql STABLE AS $$
+  SELECT l2_normalize(sum(x.vec * array_fill(x.w, ARRAY[vector_dims(x.vec)])::vector))
+    FROM (SELECT t.vec, (t.idf * CASE WHEN t.lexeme = ANY(tsvector_to_array(to_tsvector('english', p_focus))) THEN 1 ELSE 0.5 END)::real AS w
+            FROM lsa_terms t
+           WHERE t.client_id = p_client AND t.lexeme = ANY(tsvector_to_array(to_tsvector('english', p_query)))) x
+   WHERE x.w <> 0 $$;
+
+-- Of p_lexemes (words of a question no chunk of the client holds), the client's words one letter
+-- longer that start with the same two letters and are in 3 chunks at least: each a possible typing
+-- slip ("strng" → "string"), which db/retrieval.ts (missesOneLetter) confirms. The range keeps the
+-- look-up on the term_stats primary key.
+CREATE OR REPLACE FUNCTION kbchat_near_terms(p_client uuid, p_lexemes text[]) RETURNS TABLE (lex text, near text)
+LANGUAGE sql STABLE AS $$
+  SELECT a.lex, ts.lexeme
+    FROM unnest(p_lexemes) AS a(lex)
+    JOIN term_stats ts ON ts.client_id = p_client AND ts.ndoc >= 3
+     AND ts.lexeme >= left(a.lex, 2) AND ts.lexeme < left(a.lex, 1) || chr(ascii(substr(a.lex, 2, 1)) + 1)
+     AND length(ts.lexeme) = length(a.lex) + 1 $$;
 
 CREATE OR REPLACE FUNCTION kbchat_search_candidates(
   p_client uuid,
@@ -38,7 +63,10 @@ CREATE OR REPLACE FUNCTION kbchat_search_candidates(
   p_k_text int,
   -- The question's latent vector (db/lsa.ts), NULL when the client has none: a third list, the
   -- p_k chunks nearest it, by exact scan of the tenant's chunks or through its own graph of them.
-  p_lsa vector)
+  p_lsa vector,
+  -- With p_lsa NULL: whether to fold the question's own latent vector here (kbchat_lsa_query_vector),
+  -- saving the gateway a round trip.
+  p_latent boolean)
 RETURNS TABLE (
   id uuid, page_id uuid, url text, title text, heading text, content text, content_hash text,
   vector_rank bigint, fts_rank bigint, lsa_rank bigint, similarity float8, matched_terms int, page_chunks int,
@@ -51,7 +79,10 @@ RETURNS TABLE (
   term_tf int[], term_head int[], term_title int[], doc_length int,
   -- Per query term: its word positions in this chunk, and in the query ("3,17", '' when absent):
   -- how close the question's words stand in the chunk (ranking.ts, proximity).
-  term_pos text[], query_pos text[])
+  term_pos text[], query_pos text[],
+  -- 'lexeme word' pairs: a question's lexeme no chunk holds (4 letters or more) and a word of the
+  -- client's it may be a typing slip of (kbchat_near_terms).
+  near_terms text[])
 LANGUAGE plpgsql
 -- Each statement is planned once per backend and the plan reused (docs/performance.md, change 6).
 SET plan_cache_mode = force_generic_plan
@@ -74,6 +105,8 @@ DECLARE
   v_w1 float8 := 0; v_w2 float8 := 0; v_w3 float8 := 0; v_w4 float8 := 0;
   v_candidates tsquery;
   v_qpos text[];
+  v_near text[];
+  v_lsa vector := p_lsa;
 BEGIN
   -- Counting stops past the threshold, so a big tenant costs no more than a small one here.
   SELECT count(*)::int INTO v_n FROM (SELECT 1 FROM documents d WHERE d.client_id = p_client LIMIT p_exact_max + 1) x;
@@ -129,11 +162,22 @@ BEGIN
   SELECT array_agg(coalesce(array_to_string(x.positions, ','), '') ORDER BY t.o) INTO v_qpos
     FROM unnest(v_terms) WITH ORDINALITY t(lex, o)
     LEFT JOIN unnest(to_tsvector('english', p_query)) x ON x.lexeme = t.lex;
+  -- Typing slips: of the lexemes no chunk holds (4 letters or more: a shorter one is a word of its
+  -- own more often than a slip), those the client has a word one letter longer for. Only with
+  -- statistics (v_df is then document frequency).
+  IF v_docs IS NOT NULL THEN
+    SELECT array_agg(n.lex || ' ' || n.near) INTO v_near
+      FROM kbchat_near_terms(p_client, ARRAY(SELECT u.t FROM unnest(v_terms) WITH ORDINALITY u(t, o)
+                                               WHERE v_df[u.o] = 0 AND length(u.t) >= 4)) n;
+  END IF;
+  IF v_lsa IS NULL AND p_latent THEN
+    v_lsa := kbchat_lsa_query_vector(p_client, p_query, coalesce(p_focus, p_query));
+  END IF;
   IF v_n = 0 THEN
     RETURN QUERY SELECT NULL::uuid, NULL::uuid, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
       NULL::bigint, NULL::bigint, NULL::bigint, NULL::float8, NULL::int, NULL::int, 'none'::text, v_terms, v_absent,
       v_df, (SELECT array_agg(t = ANY(v_focus) ORDER BY o) FROM unnest(v_terms) WITH ORDINALITY u(t, o)), v_docs, v_avglen,
-      NULL::int[], NULL::int[], NULL::int[], NULL::int, NULL::text[], v_qpos;
+      NULL::int[], NULL::int[], NULL::int[], NULL::int, NULL::text[], v_qpos, v_near;
     RETURN;
   END IF;
   -- Exact scan, or HNSW through the tenant's own graph (docs/retrieval.md "Vector list"): there is no
@@ -175,8 +219,8 @@ BEGIN
   -- 134,000 vectors took 60–86 ms), which holds the vectors of LSA_DIMENSIONS (100) only. Four times
   -- the vector list's ef_search: 100 dimensions cost little to compare, and at 1× the graph missed
   -- 0.5–1 % of the exact list's rows on the bench corpora (none at 4×; docs/performance.md, 28).
-  IF p_lsa IS NOT NULL THEN
-    IF v_n > p_exact_max AND vector_dims(p_lsa) = 100 AND kbchat_index_ready(kbchat_lsa_index_name(p_client)) THEN
+  IF v_lsa IS NOT NULL THEN
+    IF v_n > p_exact_max AND vector_dims(v_lsa) = 100 AND kbchat_index_ready(kbchat_lsa_index_name(p_client)) THEN
       PERFORM set_config('hnsw.ef_search', least(4 * p_ef_search, 1000)::text, true),
               set_config('enable_sort', 'off', true);
       -- The tenant as a literal and the graph's row condition word for word, or the planner cannot
@@ -187,13 +231,13 @@ BEGIN
                  WHERE c.client_id = %L AND vector_dims(c.vec) = 100
                  ORDER BY c.vec::vector(100) <=> $1::vector(100)
                  LIMIT $2) s$q$, p_client)
-        INTO v_lsa_ids USING p_lsa, p_k;
+        INTO v_lsa_ids USING v_lsa, p_k;
       PERFORM set_config('enable_sort', 'on', true);
     ELSE
       SELECT coalesce(array_agg(s.id ORDER BY s.dist, s.id), '{}') INTO v_lsa_ids
-        FROM (SELECT c.document_id AS id, (c.vec <=> p_lsa) + 0 AS dist FROM lsa_chunks c
-               WHERE c.client_id = p_client AND vector_dims(c.vec) = vector_dims(p_lsa)
-               ORDER BY (c.vec <=> p_lsa) + 0, c.document_id
+        FROM (SELECT c.document_id AS id, (c.vec <=> v_lsa) + 0 AS dist FROM lsa_chunks c
+               WHERE c.client_id = p_client AND vector_dims(c.vec) = vector_dims(v_lsa)
+               ORDER BY (c.vec <=> v_lsa) + 0, c.document_id
                LIMIT p_k) s;
     END IF;
   END IF;
@@ -224,7 +268,7 @@ BEGIN
          coalesce((SELECT max(x.chunk_index) + 1 FROM documents x WHERE x.page_id = d.page_id), 1)::int,
          v_scan, v_terms, v_absent,
          v_df, (SELECT array_agg(t = ANY(v_focus) ORDER BY o) FROM unnest(v_terms) WITH ORDINALITY u(t, o)), v_docs, v_avglen,
-         tf.body, tf.head, tf.title, length(d.fts), tf.pos, v_qpos
+         tf.body, tf.head, tf.title, length(d.fts), tf.pos, v_qpos, v_near
     FROM documents d
     LEFT JOIN v ON v.id = d.id
     LEFT JOIN f ON f.id = d.id

@@ -274,8 +274,3 @@ function isCompoundOf(term: string, terms: readonly string[]): boolean {
   if (!/[-/.]/.test(term)) return false;
   return term.split(/[-/.]+/).some((part) => part !== term && terms.includes(part));
 }
-
-/** Lexemes of the question no page holds, the candidates for a typo check. */
-export function absentTerms(stats: RankingStats): string[] {
-  return stats.termDf.length === 0 ? [] : stats.queryTerms.filter((t, i) => (stats.termDf[i] ?? 0) === 0 && t.length >= 4);
-}

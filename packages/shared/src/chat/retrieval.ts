@@ -1,12 +1,10 @@
 import { normalizeUrl } from '../crawl/url.ts';
-import { lsaQueryVector } from '../db/lsa.ts';
 import type { Pool } from '../db/pool.ts';
-import { type CandidateResult, misspeltTerms, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
+import { type CandidateResult, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
 import { asksForPrice, statesPrice } from './price-question.ts';
 import {
   absentShare,
-  absentTerms,
   byScore,
   DEFAULT_RANKING,
   type RankingParams,
@@ -112,10 +110,9 @@ export async function retrieve(
     query: withoutMeasureWords(input.query),
     ...(input.focus ? { focus: withoutMeasureWords(input.focus) } : {}),
   };
-  const lsa =
-    settings.mode === 'vector' || params.lsaWeight === 0 ? undefined : await lsaQueryVector(pool, input.clientId, input.query, input.focus);
   const result = await searchCandidates(pool, {
-    lsa,
+    // The question's latent vector is folded in the same call.
+    latent: settings.mode !== 'vector' && params.lsaWeight !== 0,
     clientId: input.clientId,
     embeddingModel: input.embeddingModel,
     // A list of weight 0 is not fetched.
@@ -128,14 +125,7 @@ export async function retrieve(
     efSearch: settings.efSearch,
     fullText: settings.mode !== 'vector',
   });
-  const misspelt = await misspeltTerms(pool, input.clientId, absentTerms(result));
-  const { passages, absent } = answerablePassages(
-    result,
-    misspelt,
-    input.focus ?? input.query,
-    { ...settings, ranking: params },
-    input.pageUrl,
-  );
+  const { passages, absent } = answerablePassages(result, input.focus ?? input.query, { ...settings, ranking: params }, input.pageUrl);
   return {
     passages,
     scan: result.scan,
@@ -153,13 +143,12 @@ export async function retrieve(
  */
 export function answerablePassages(
   result: CandidateResult,
-  misspelt: ReadonlySet<string>,
   message: string,
   settings: Pick<RetrievalSettings, 'passages' | 'ranking'>,
   pageUrl?: string,
 ): { passages: RankedPassage[]; absent: number } {
   const params = settings.ranking ?? DEFAULT_RANKING;
-  const absent = absentShare(result, params, { misspelt, message });
+  const absent = absentShare(result, params, { misspelt: new Set(result.misspelt), message });
   if (result.candidates.length === 0 || absent >= params.maxAbsentShare) return { passages: [], absent };
   const passages = rankPassages(result.candidates, result, settings, pageUrl);
   // The amount must be on the best page, the one the answer quotes first: another page's price is another thing's.

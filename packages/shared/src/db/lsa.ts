@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { foldIn, type LsaModel } from '../embedding/lsa.ts';
+import type { LsaModel } from '../embedding/lsa.ts';
 import { type Pool, type Queryable, vectorArrayParams, withTransaction } from './pool.ts';
 
 /** buildLsa in a worker thread (embedding/lsa-worker.ts) from the chunks' tsvectors as text, so the process keeps serving meanwhile. */
@@ -110,19 +110,17 @@ export async function relatedWordsFresh(db: Queryable, clientId: string): Promis
 }
 
 /**
- * The question's latent vector: its lexemes (English configuration, as the chunks' tsvectors) that
- * the client's model knows, weighed by idf, the context words of a follow-up at half weight.
- * Undefined when the client has no model or the question none of its words.
+ * The question's latent vector (kbchat_lsa_query_vector in sql/search-candidates.sql, which the
+ * search also calls): its lexemes (English configuration, as the chunks' tsvectors) that the client's
+ * model knows, weighed by idf, the context words of a follow-up at half weight. Undefined when the
+ * client has no model or the question none of its words.
  */
 export async function lsaQueryVector(db: Queryable, clientId: string, query: string, focus?: string): Promise<number[] | undefined> {
-  const { rows } = await db.query<{ lexeme: string; idf: number; vec: string; focus: boolean }>(
-    `SELECT t.lexeme, t.idf, t.vec::text AS vec, t.lexeme = ANY(tsvector_to_array(to_tsvector('english', $3))) AS focus
-       FROM lsa_terms t
-      WHERE t.client_id = $1 AND t.lexeme = ANY(tsvector_to_array(to_tsvector('english', $2)))`,
-    [clientId, query, focus ?? query],
-  );
-  if (rows.length === 0) return undefined;
-  const terms = rows.map((r) => ({ idf: r.idf, vector: JSON.parse(r.vec) as number[], weight: r.focus ? 1 : 0.5 }));
-  const v = foldIn(terms, terms[0]?.vector.length ?? 0);
-  return v ? Array.from(v) : undefined;
+  const { rows } = await db.query<{ vec: string | null }>('SELECT kbchat_lsa_query_vector($1, $2, $3)::text AS vec', [
+    clientId,
+    query,
+    focus ?? query,
+  ]);
+  const vec = rows[0]?.vec;
+  return vec ? (JSON.parse(vec) as number[]) : undefined;
 }

@@ -62,8 +62,10 @@ export interface CandidateSearch {
   focus?: string;
   /** Rows of the full-text list (it is re-ranked in TypeScript); default 3·k. */
   kText?: number;
-  /** The question's latent vector (lsaQueryVector); undefined: no latent list. */
+  /** The question's latent vector (lsaQueryVector); undefined: no latent list unless `latent`. */
   lsa?: readonly number[] | undefined;
+  /** Without `lsa`: fold the question's latent vector in the same call (the latent list when the client has a model). */
+  latent?: boolean;
 }
 
 export interface CandidateResult {
@@ -82,6 +84,8 @@ export interface CandidateResult {
   /** Per query term: its word positions in the query (a follow-up's context first). */
   queryPositions: number[][];
   scan: 'exact' | 'hnsw' | 'hnsw+exact' | 'none';
+  /** Query terms no chunk holds that are a word of the client's with one letter left out (slips). */
+  misspelt: string[];
 }
 
 interface CandidateRow {
@@ -111,6 +115,7 @@ interface CandidateRow {
   doc_length: number | null;
   term_pos: string[] | null;
   query_pos: string[] | null;
+  near_terms: string[] | null;
 }
 
 /**
@@ -121,8 +126,8 @@ const SEARCH_CANDIDATES = {
   name: 'kbchat_search_candidates',
   text: `SELECT id, page_id, url, title, heading, content, content_hash, vector_rank, fts_rank, lsa_rank, similarity,
                 matched_terms, page_chunks, scan, query_terms, absent_terms, term_df, term_focus, corpus_docs,
-                avg_length, term_tf, term_head, term_title, doc_length, term_pos, query_pos
-           FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+                avg_length, term_tf, term_head, term_title, doc_length, term_pos, query_pos, near_terms
+           FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 } as const;
 
 /**
@@ -146,6 +151,7 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
       s.focus ?? s.query,
       s.kText ?? 3 * s.k,
       s.lsa ? toVectorBinary(s.lsa) : null,
+      s.latent === true,
     ],
   });
   const first = rows[0];
@@ -160,6 +166,7 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
     avgLength: Number(first?.avg_length ?? 0),
     queryPositions: positions(first?.query_pos),
     scan: first?.scan ?? 'none',
+    misspelt: slips((first?.near_terms ?? []).map((pair) => pair.split(' ') as [string, string])),
   };
 }
 
@@ -203,21 +210,12 @@ export async function refreshTermStats(db: Queryable, clientId: string): Promise
 }
 
 /**
- * Of `lexemes` (words of a question that no chunk of the client holds), those that are a word of the
- * client's chunks with one inner letter left out ("strng" for "string"): a typing slip, not a word
- * the site lacks. The word must be in a few chunks at least (a rare word one letter longer is more
- * likely another word: "redact" for "react"). Words are compared within their first two letters (a slip there is rare, and the
- * range keeps the look-up on the term_stats primary key).
+ * Of kbchat_near_terms' pairs (a question's lexeme no chunk of the client holds, a word of the
+ * client's one letter longer), the lexemes that are their word with one inner letter left out
+ * ("strng" for "string"): a typing slip, not a word the site lacks. The word must be in a few chunks
+ * at least (a rare word one letter longer is more likely another word: "redact" for "react"); words
+ * are compared within their first two letters (a slip there is rare).
  */
-export async function misspeltTerms(db: Queryable, clientId: string, lexemes: string[]): Promise<Set<string>> {
-  if (lexemes.length === 0) return new Set();
-  const { rows } = await db.query<{ lex: string; near: string }>(
-    `SELECT a.lex, ts.lexeme AS near
-       FROM unnest($2::text[]) AS a(lex)
-       JOIN term_stats ts ON ts.client_id = $1 AND ts.ndoc >= 3
-        AND ts.lexeme >= left(a.lex, 2) AND ts.lexeme < left(a.lex, 1) || chr(ascii(substr(a.lex, 2, 1)) + 1)
-        AND length(ts.lexeme) = length(a.lex) + 1`,
-    [clientId, lexemes],
-  );
-  return new Set(rows.filter((r) => missesOneLetter(r.lex, r.near)).map((r) => r.lex));
+function slips(pairs: [string, string][]): string[] {
+  return [...new Set(pairs.filter(([lex, near]) => missesOneLetter(lex, near)).map(([lex]) => lex))];
 }

@@ -191,19 +191,6 @@ export function buildLsa(input: LsaInput[], options: { dimensions?: number; seed
   return { dimensions: k, terms, chunks };
 }
 
-/** A query's vector: its lexemes' vectors weighed by idf (and by the caller's weight), unit length. */
-export function foldIn(terms: { idf: number; vector: ArrayLike<number>; weight?: number }[], dimensions: number): Float32Array | undefined {
-  const v = new Float32Array(dimensions);
-  let any = false;
-  for (const t of terms) {
-    const w = t.idf * (t.weight ?? 1);
-    if (w === 0) continue;
-    any = true;
-    for (let d = 0; d < dimensions; d++) v[d] = (v[d] as number) + w * (t.vector[d] ?? 0);
-  }
-  return any ? normalize(v) : undefined;
-}
-
 function normalize(v: Float32Array): Float32Array {
   let s = 0;
   for (const x of v) s += x * x;
