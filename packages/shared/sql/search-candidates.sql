@@ -70,6 +70,9 @@ CREATE OR REPLACE FUNCTION kbchat_search_candidates(
 RETURNS TABLE (
   id uuid, page_id uuid, url text, title text, heading text, content text, content_hash text,
   vector_rank bigint, fts_rank bigint, lsa_rank bigint, similarity float8, matched_terms int, page_chunks int,
+  -- The question's own figures (scan, query_terms, absent_terms, term_df, term_focus, corpus_docs,
+  -- avg_length, query_pos, near_terms) are on the first row only, whose id is NULL; a candidate's row
+  -- has them NULL.
   scan text, query_terms text[], absent_terms int,
   -- Per query term (in query_terms' order): chunks of the tenant holding it, and whether the
   -- visitor's own message holds it; the tenant's chunk count and mean distinct lexemes per chunk.
@@ -173,17 +176,10 @@ BEGIN
   IF v_lsa IS NULL AND p_latent THEN
     v_lsa := kbchat_lsa_query_vector(p_client, p_query, coalesce(p_focus, p_query));
   END IF;
-  IF v_n = 0 THEN
-    RETURN QUERY SELECT NULL::uuid, NULL::uuid, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
-      NULL::bigint, NULL::bigint, NULL::bigint, NULL::float8, NULL::int, NULL::int, 'none'::text, v_terms, v_absent,
-      v_df, (SELECT array_agg(t = ANY(v_focus) ORDER BY o) FROM unnest(v_terms) WITH ORDINALITY u(t, o)), v_docs, v_avglen,
-      NULL::int[], NULL::int[], NULL::int[], NULL::int, NULL::text[], v_qpos, v_near;
-    RETURN;
-  END IF;
   -- Exact scan, or HNSW through the tenant's own graph (docs/retrieval.md "Vector list"): there is no
   -- shared graph, which cost every tenant's writes and lost the small ones' rows to the filter.
   v_exact := v_n <= p_exact_max OR NOT kbchat_index_ready(kbchat_vector_index_name(p_client));
-  IF p_vector IS NOT NULL THEN
+  IF p_vector IS NOT NULL AND v_n > 0 THEN
     IF NOT v_exact THEN
       PERFORM set_config('hnsw.iterative_scan', 'relaxed_order', true),
               set_config('hnsw.ef_search', p_ef_search::text, true),
@@ -219,7 +215,7 @@ BEGIN
   -- 134,000 vectors took 60–86 ms), which holds the vectors of LSA_DIMENSIONS (100) only. Four times
   -- the vector list's ef_search: 100 dimensions cost little to compare, and at 1× the graph missed
   -- 0.5–1 % of the exact list's rows on the bench corpora (none at 4×; docs/performance.md, 28).
-  IF v_lsa IS NOT NULL THEN
+  IF v_lsa IS NOT NULL AND v_n > 0 THEN
     IF v_n > p_exact_max AND vector_dims(v_lsa) = 100 AND kbchat_index_ready(kbchat_lsa_index_name(p_client)) THEN
       PERFORM set_config('hnsw.ef_search', least(4 * p_ef_search, 1000)::text, true),
               set_config('enable_sort', 'off', true);
@@ -241,6 +237,12 @@ BEGIN
                LIMIT p_k) s;
     END IF;
   END IF;
+  -- The question's own figures once, in a first row of no chunk (id NULL), not repeated on every
+  -- candidate's row: a long question's arrays on 100 rows were most of the result's bytes.
+  RETURN QUERY SELECT NULL::uuid, NULL::uuid, NULL::text, NULL::text, NULL::text, NULL::text, NULL::text,
+    NULL::bigint, NULL::bigint, NULL::bigint, NULL::float8, NULL::int, NULL::int, v_scan, v_terms, v_absent,
+    v_df, (SELECT array_agg(t = ANY(v_focus) ORDER BY o) FROM unnest(v_terms) WITH ORDINALITY u(t, o)), v_docs, v_avglen,
+    NULL::int[], NULL::int[], NULL::int[], NULL::int, NULL::text[], v_qpos, v_near;
   RETURN QUERY
   WITH v AS (SELECT u.id, u.dist, u.rank FROM unnest(v_ids, v_dists) WITH ORDINALITY AS u(id, dist, rank)),
   l AS (SELECT u.id, u.rank FROM unnest(v_lsa_ids) WITH ORDINALITY AS u(id, rank)),
@@ -266,9 +268,8 @@ BEGIN
               WHEN d.embedding_model = p_model AND p_vector IS NOT NULL THEN 1 - (d.embedding <=> p_vector) END,
          length(d.fts) - length(ts_delete(d.fts, v_terms)),
          coalesce((SELECT max(x.chunk_index) + 1 FROM documents x WHERE x.page_id = d.page_id), 1)::int,
-         v_scan, v_terms, v_absent,
-         v_df, (SELECT array_agg(t = ANY(v_focus) ORDER BY o) FROM unnest(v_terms) WITH ORDINALITY u(t, o)), v_docs, v_avglen,
-         tf.body, tf.head, tf.title, length(d.fts), tf.pos, v_qpos, v_near
+         NULL::text, NULL::text[], NULL::int, NULL::int[], NULL::boolean[], NULL::int, NULL::float8,
+         tf.body, tf.head, tf.title, length(d.fts), tf.pos, NULL::text[], NULL::text[]
     FROM documents d
     LEFT JOIN v ON v.id = d.id
     LEFT JOIN f ON f.id = d.id

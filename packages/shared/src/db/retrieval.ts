@@ -102,9 +102,9 @@ interface CandidateRow {
   similarity: number | null;
   matched_terms: number;
   page_chunks: number;
-  scan: CandidateResult['scan'];
-  query_terms: string[];
-  absent_terms: number;
+  scan: CandidateResult['scan'] | null;
+  query_terms: string[] | null;
+  absent_terms: number | null;
   term_df: number[] | null;
   term_focus: boolean[] | null;
   corpus_docs: number | null;
@@ -154,7 +154,8 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
       s.latent === true,
     ],
   });
-  const first = rows[0];
+  // The question's own figures are on one row of no chunk (search-candidates.sql), the first.
+  const first = rows.find((r) => r.id === null);
   const queryTerms = first?.query_terms ?? [];
   return {
     candidates: rows.filter((r) => r.id !== null).map(toCandidate),
