@@ -166,6 +166,26 @@ describe('declining (words the site never uses)', () => {
         efSearch: 100,
       });
       expect(slips.misspelt).toEqual(['strng']);
+      // A client of two chunks has no word in three: a word in both counts.
+      const small = (await insertClient(pool, { name: `typo-small-${randomUUID().slice(0, 6)}` })).id;
+      await seeder.seed(small, [
+        { url: 'https://typo.example/a', title: 'Service', chunks: ['A full service costs 120 pounds.'] },
+        { url: 'https://typo.example/b', title: 'Bikes', chunks: ['Every new bike comes with a free first service.'] },
+      ]);
+      await refreshTermStats(pool, small);
+      const smallSearch = (query: string) =>
+        searchCandidates(pool, {
+          clientId: small,
+          embeddingModel: seeder.provider.model,
+          embedding: undefined,
+          query,
+          k: 20,
+          exactScanMaxDocs: 2000,
+          efSearch: 100,
+        });
+      expect((await smallSearch('how do I book a servce')).misspelt).toEqual(['servc']);
+      // …but a word only one of them holds is not enough: "poud" could be "pound", in one chunk.
+      expect((await smallSearch('what does a full service cost in poud')).misspelt).toEqual([]);
       // Before any statistics there are no document frequencies to tell an absent word by.
       const fresh = (await insertClient(pool, { name: `typo-fresh-${randomUUID().slice(0, 6)}` })).id;
       await seeder.seed(fresh, [{ url: 'https://typo.example/fresh', title: 'Strings', chunks: ['Decode a string.'] }]);

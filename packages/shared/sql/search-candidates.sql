@@ -34,14 +34,16 @@ LANGUAGE sql STABLE AS $$
    WHERE x.w <> 0 $$;
 
 -- Of p_lexemes (words of a question no chunk of the client holds), the client's words one letter
--- longer that start with the same two letters and are in 3 chunks at least: each a possible typing
--- slip ("strng" → "string"), which db/retrieval.ts (missesOneLetter) confirms. The range keeps the
--- look-up on the term_stats primary key.
+-- longer that start with the same two letters and are in 3 chunks at least (in every chunk of a client
+-- of fewer: a site of two text sources has no word in three): each a possible typing slip ("strng" →
+-- "string"), which db/retrieval.ts (missesOneLetter) confirms. The range keeps the look-up on the
+-- term_stats primary key.
 CREATE OR REPLACE FUNCTION kbchat_near_terms(p_client uuid, p_lexemes text[]) RETURNS TABLE (lex text, near text)
 LANGUAGE sql STABLE AS $$
   SELECT a.lex, ts.lexeme
     FROM unnest(p_lexemes) AS a(lex)
-    JOIN term_stats ts ON ts.client_id = p_client AND ts.ndoc >= 3
+    JOIN term_stats ts ON ts.client_id = p_client
+     AND ts.ndoc >= least(3, (SELECT t.documents FROM term_stats_totals t WHERE t.client_id = p_client))
      AND ts.lexeme >= left(a.lex, 2) AND ts.lexeme < left(a.lex, 1) || chr(ascii(substr(a.lex, 2, 1)) + 1)
      AND length(ts.lexeme) = length(a.lex) + 1 $$;
 
