@@ -37,7 +37,7 @@ export interface ChatServiceDeps {
 }
 
 export interface ChatRequest {
-  client: Pick<ClientRow, 'id' | 'name'>;
+  client: Pick<ClientRow, 'id' | 'name' | 'has_curated_answers'>;
   message: string;
   sessionId?: string;
   pageUrl?: string;
@@ -100,7 +100,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const usage: UsageEntry[] = [];
     const [history, curatedAnswers] = await Promise.all([
       req.sessionId ? recentMessages(pool, clientId, sessionId, config.CHAT_HISTORY_MESSAGES) : Promise.resolve([] as ChatTurn[]),
-      listCuratedAnswers(pool, clientId),
+      // Most clients have none: the client row says so, and the list is not read.
+      req.client.has_curated_answers === false ? Promise.resolve([] as CuratedAnswerRow[]) : listCuratedAnswers(pool, clientId),
     ]);
 
     // Lead intent wins over retrieval when the message only asks for contact: a "yes" to the contact

@@ -17,6 +17,11 @@ export interface ClientRow {
   widget: unknown;
   created_at: Date;
   updated_at: Date;
+  /**
+   * Whether the client has curated answers, as findClient read it (undefined from other reads): the
+   * chat reads the answers only then, saving a statement a request for most clients.
+   */
+  has_curated_answers?: boolean;
 }
 
 /** A Standard Webhooks signing secret: `whsec_` + base64 of 32 random bytes. */
@@ -61,7 +66,9 @@ export async function insertClient(
 /** Every public request reads its client: a named statement (pool.ts), its columns listed. */
 const FIND_CLIENT = {
   name: 'kbchat_find_client',
-  text: 'SELECT id, name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins, transcript_retention_days, widget, created_at, updated_at FROM clients WHERE id = $1',
+  text: `SELECT id, name, lead_webhook_url, webhook_format, webhook_secret, allowed_origins, transcript_retention_days, widget, created_at, updated_at,
+                EXISTS (SELECT 1 FROM curated_answers ca WHERE ca.client_id = clients.id) AS has_curated_answers
+           FROM clients WHERE id = $1`,
 } as const;
 
 export async function findClient(db: Queryable, clientId: string): Promise<ClientRow | undefined> {
