@@ -22,15 +22,18 @@ CREATE OR REPLACE FUNCTION kbchat_index_ready(p_name text) RETURNS boolean
 LANGUAGE sql STABLE AS $$
   SELECT EXISTS (SELECT 1 FROM pg_index i WHERE i.indexrelid = to_regclass(p_name) AND i.indisvalid AND i.indisready) $$;
 
--- A question's latent vector (db/lsa.ts, lsaQueryVector): the sum of its lexemes' vectors that the
--- client's model knows, each weighed by its idf, a follow-up's context words (not in p_focus) at half
--- weight, normalised. NULL when the client has no model or the question none of its words.
-CREATE OR REPLACE FUNCTION kbchat_lsa_query_vector(p_client uuid, p_query text, p_focus text) RETURNS vector
+-- The first definition took the question's text and parsed it again; the search has its lexemes.
+DROP FUNCTION IF EXISTS kbchat_lsa_query_vector(uuid, text, text);
+-- A question's latent vector (db/lsa.ts, lsaQueryVector): the sum of the vectors of its lexemes
+-- (p_terms) that the client's model knows, each weighed by its idf, a follow-up's context words (not in
+-- p_focus, the visitor's own lexemes) at half weight, normalised. NULL when the client has no model or
+-- the question none of its words.
+CREATE OR REPLACE FUNCTION kbchat_lsa_query_vector(p_client uuid, p_terms text[], p_focus text[]) RETURNS vector
 LANGUAGE sql STABLE AS $$
   SELECT l2_normalize(sum(x.vec * array_fill(x.w, ARRAY[vector_dims(x.vec)])::vector))
-    FROM (SELECT t.vec, (t.idf * CASE WHEN t.lexeme = ANY(tsvector_to_array(to_tsvector('english', p_focus))) THEN 1 ELSE 0.5 END)::real AS w
+    FROM (SELECT t.vec, (t.idf * CASE WHEN t.lexeme = ANY(p_focus) THEN 1 ELSE 0.5 END)::real AS w
             FROM lsa_terms t
-           WHERE t.client_id = p_client AND t.lexeme = ANY(tsvector_to_array(to_tsvector('english', p_query)))) x
+           WHERE t.client_id = p_client AND t.lexeme = ANY(p_terms)) x
    WHERE x.w <> 0 $$;
 
 -- Of p_lexemes (words of a question no chunk of the client holds), the client's words one letter
@@ -112,10 +115,12 @@ DECLARE
   v_qpos text[];
   v_near text[];
   v_lsa vector := p_lsa;
+  -- The question parsed once: its lexemes, and their positions below.
+  v_query tsvector := to_tsvector('english', p_query);
 BEGIN
   -- Counting stops past the threshold, so a big tenant costs no more than a small one here.
   SELECT count(*)::int INTO v_n FROM (SELECT 1 FROM documents d WHERE d.client_id = p_client LIMIT p_exact_max + 1) x;
-  v_terms := tsvector_to_array(to_tsvector('english', p_query));
+  v_terms := tsvector_to_array(v_query);
   v_focus := tsvector_to_array(to_tsvector('english', coalesce(p_focus, p_query)));
   SELECT t.documents, t.avg_length INTO v_docs, v_avglen FROM term_stats_totals t WHERE t.client_id = p_client AND t.documents > 0;
   IF v_docs IS NOT NULL AND cardinality(v_terms) > 0 THEN
@@ -166,7 +171,7 @@ BEGIN
   END IF;
   SELECT array_agg(coalesce(array_to_string(x.positions, ','), '') ORDER BY t.o) INTO v_qpos
     FROM unnest(v_terms) WITH ORDINALITY t(lex, o)
-    LEFT JOIN unnest(to_tsvector('english', p_query)) x ON x.lexeme = t.lex;
+    LEFT JOIN unnest(v_query) x ON x.lexeme = t.lex;
   -- Typing slips: of the lexemes no chunk holds (4 letters or more: a shorter one is a word of its
   -- own more often than a slip), those the client has a word one letter longer for. Only with
   -- statistics (v_df is then document frequency).
@@ -176,7 +181,7 @@ BEGIN
                                                WHERE v_df[u.o] = 0 AND length(u.t) >= 4)) n;
   END IF;
   IF v_lsa IS NULL AND p_latent THEN
-    v_lsa := kbchat_lsa_query_vector(p_client, p_query, coalesce(p_focus, p_query));
+    v_lsa := kbchat_lsa_query_vector(p_client, v_terms, v_focus);
   END IF;
   -- Exact scan, or HNSW through the tenant's own graph (docs/retrieval.md "Vector list"): there is no
   -- shared graph, which cost every tenant's writes and lost the small ones' rows to the filter.
