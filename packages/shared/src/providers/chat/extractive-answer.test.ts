@@ -129,6 +129,16 @@ describe('composeAnswer', () => {
         null,
         `${rollback} [1]`,
       ],
+      // Nor a command at a Windows or PowerShell prompt (Sphinx's console blocks print both).
+      ...['...\\> py manage.py runserver', 'C:\\Users\\me> py manage.py runserver', 'PS C:\\site> py manage.py runserver'].map(
+        (prompt): [string, string, string, null, string] => [
+          'how do i roll back a transaction',
+          `${prompt}\n${rollback}`,
+          'Transactions',
+          null,
+          `${rollback} [1]`,
+        ],
+      ),
     ];
     for (const [question, content, title, heading, expected] of cases)
       expect(answer(question, content, title, heading), content).toBe(expected);

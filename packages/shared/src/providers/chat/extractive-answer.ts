@@ -102,12 +102,14 @@ const UNSPACED_TEXT = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]
 const SENTENCE_END = /(?<=[。！？])\s*|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(¿¡`])/u;
 const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
 /**
- * A line of code or a statement, not a sentence about it: a statement's end, an assignment, a shell
- * or REPL prompt, a "//" comment, a template literal's "${", a block; Python run together by a page's
- * markup — a "#" comment glued to the word before it ("This is# a hook"; "C#" is a name), a docstring's
- * quotes, a "def name(" — is code too, and so is a line that opens with a shell or Python comment ("# ").
+ * A line of code or a statement, not a sentence about it: a statement's end, an assignment, a shell,
+ * Windows ("...\>", "C:\site>", "PS C:\>") or REPL prompt, a "//" comment, a template literal's "${", a
+ * block; Python run together by a page's markup — a "#" comment glued to the word before it ("This is#
+ * a hook"; "C#" is a name), a docstring's quotes, a "def name(" — is code too, and so is a line that
+ * opens with a shell or Python comment ("# ").
  */
-const CODE = /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{|^# |[a-z]{2}#\s|"""|\bdef \w+\(/;
+const CODE =
+  /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> |^(\.\.\.\\|[A-Z]:\\[^>\s]*|PS [^>]*)> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{|^# |[a-z]{2}#\s|"""|\bdef \w+\(/;
 
 /**
  * Contact details as a page writes them for visitors — a phone number that opens with "+", "00", "0"
