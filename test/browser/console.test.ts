@@ -262,6 +262,10 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
       message: 'Do you install solar panels?',
     });
     expect(declined.body.sources).toEqual([]);
+    // The same need in words no answer uses: a gap of its own, added to the answer below.
+    const pvWording = 'Can you put photovoltaic modules on my roof?';
+    const pv = await api<{ sources: unknown[] }>(gateway.baseUrl, 'POST', '/api/chat', { clientId, message: pvWording });
+    expect(pv.body.sources).toEqual([]);
 
     await openTab('Knowledge gaps');
     const gaps = region('Knowledge gaps');
@@ -292,18 +296,31 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     });
     expect(paraphrase.body.answer).toContain('we are plumbers');
 
+    // "Add to an answer": the other wording becomes a way of asking for it, and leaves the gaps.
+    const pvGap = gaps.getByRole('row').filter({ hasText: pvWording });
+    await gaps.getByRole('button', { name: `Add ${pvWording} to an answer` }).click();
+    const attach = page.getByRole('form', { name: 'Add to an answer' });
+    await attach.getByLabel('Answer').selectOption({ label: 'Do you install solar panels?' });
+    await shot('gap-add-to-answer');
+    await attach.getByRole('button', { name: 'Add this wording' }).click();
+    await expect.poll(() => page.locator('#notice').textContent()).toMatch(/^Wording added/);
+    await expect.poll(() => pvGap.count()).toBe(0);
+    const worded = await api<{ answer: string }>(gateway.baseUrl, 'POST', '/api/chat', { clientId, message: pvWording });
+    expect(worded.body.answer).toContain('we are plumbers');
+
     await openTab('Curated answers');
     const answers = region('Curated answers');
     const row = answers.getByRole('row').filter({ hasText: 'Do you install solar panels?' });
     await row.waitFor();
     await answers.getByRole('button', { name: 'Edit the answer to Do you install solar panels?' }).click();
     const edit = page.getByRole('form', { name: 'Edit the answer' });
+    expect(await edit.getByLabel('Other ways of asking').inputValue()).toBe(pvWording);
     await edit.getByLabel('Answer').fill('No: we are plumbers. We do connect solar water heaters.');
     await edit.getByLabel('Link').fill('https://acme-plumbing.example/solar');
     await edit.getByRole('button', { name: 'Save answer' }).click();
     await expect
-      .poll(async () => (await row.getByRole('cell').allTextContents()).slice(1, 3))
-      .toEqual(['No: we are plumbers. We do connect solar water heaters.', 'https://acme-plumbing.example/solar']);
+      .poll(async () => (await row.getByRole('cell').allTextContents()).slice(1, 4))
+      .toEqual([pvWording, 'No: we are plumbers. We do connect solar water heaters.', 'https://acme-plumbing.example/solar']);
     const add = page.getByRole('form', { name: 'New curated answer' });
     await add.getByLabel('Question').fill('Do you work on Sundays?');
     await add.getByLabel('Answer').fill('Only the emergency line: it answers every day of the year.');
@@ -353,8 +370,8 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     for (const name of ['Conversations and messages', 'Answered and declined', 'Visitor feedback', 'Leads', 'Tokens', 'Cost (USD)']) {
       await figures.getByRole('img', { name, exact: true }).waitFor();
     }
-    // Two conversations in the Conversations test (one deleted), three solar-panel questions in the gaps test.
-    await expect.poll(() => figures.locator('[data-total=conversations]').textContent()).toBe('4');
+    // Two conversations in the Conversations test (one deleted), five solar-panel questions in the gaps test.
+    await expect.poll(() => figures.locator('[data-total=conversations]').textContent()).toBe('6');
     expect(await figures.locator('[data-total=feedbackDown]').textContent()).toBe('1');
     expect(await figures.locator('[data-total=leads]').textContent()).toBe('1');
     // Bars drawn for the day with conversations.

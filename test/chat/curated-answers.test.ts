@@ -129,6 +129,89 @@ describe('knowledge gaps and curated answers', () => {
     expect((await api(kb.baseUrl, 'DELETE', `/api/admin/clients/${clientId}/answers/${answerId}`)).status).toBe(404);
   });
 
+  it('takes a knowledge gap worded unlike the answer as another way of asking for it, and keeps edits made at once', async () => {
+    const clientId = await bikeShop();
+    const wifi = 'Free wireless internet in the workshop while your bike is repaired: the network is "bikes-guest".';
+    const created = await api<{ answerId: string; alternateQuestions: string[] }>(
+      kb.baseUrl,
+      'POST',
+      `/api/admin/clients/${clientId}/answers`,
+      {
+        question: 'Do you have free Wi-Fi?',
+        alternateQuestions: ['  Do you have free Wi-Fi? ', 'wifi password?', 'WiFi password?'],
+        answer: wifi,
+      },
+    );
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // Trimmed, each once, never the question itself.
+    expect(created.body.alternateQuestions).toEqual(['wifi password?']);
+    const base = `/api/admin/clients/${clientId}/answers/${created.body.answerId}`;
+
+    // Worded with none of the answer's words: declined, and a gap.
+    const gapWording = 'can I get online while I wait';
+    expect((await chat(clientId, gapWording)).sources).toEqual([]);
+    expect((await gaps(clientId)).map((g) => g.question)).toEqual([gapWording]);
+
+    const added = await api<{ alternateQuestions: string[] }>(kb.baseUrl, 'POST', `${base}/questions`, { question: gapWording });
+    expect(added.status, JSON.stringify(added.body)).toBe(200);
+    expect(added.body.alternateQuestions).toEqual(['wifi password?', gapWording]);
+    // Added again, or as the question itself: nothing changes.
+    for (const question of ['Can I get online while I wait ', 'do you have free wi-fi?']) {
+      const again = await api<{ alternateQuestions: string[] }>(kb.baseUrl, 'POST', `${base}/questions`, { question });
+      expect(again.body.alternateQuestions).toEqual(['wifi password?', gapWording]);
+    }
+    for (const wording of [gapWording, 'Can I get online while I wait?'])
+      expect((await chat(clientId, wording)).answer, wording).toBe(wifi);
+    expect((await chat(clientId, 'can I get a coffee while I wait')).answer).not.toBe(wifi);
+    // The gap is answered now; the near-miss is a gap of its own.
+    expect((await gaps(clientId)).map((g) => g.question)).toEqual(['can I get a coffee while I wait']);
+
+    // Two operators adding wordings at once, and two editing other fields at once: every edit lands.
+    const [one, two] = await Promise.all(
+      ['is there internet in the workshop', 'can i check my email here'].map((question) =>
+        api(kb.baseUrl, 'POST', `${base}/questions`, { question }),
+      ),
+    );
+    expect([one?.status, two?.status]).toEqual([200, 200]);
+    const [q, a] = await Promise.all([
+      api(kb.baseUrl, 'PATCH', base, { question: 'Is there free Wi-Fi?' }),
+      api(kb.baseUrl, 'PATCH', base, { answer: `${wifi} Ask at the desk.` }),
+    ]);
+    expect([q.status, a.status]).toEqual([200, 200]);
+    const listed = await api<{ items: { question: string; alternateQuestions: string[]; answer: string }[] }>(
+      kb.baseUrl,
+      'GET',
+      `/api/admin/clients/${clientId}/answers`,
+    );
+    expect(listed.body.items).toHaveLength(1);
+    expect(listed.body.items[0]).toMatchObject({ question: 'Is there free Wi-Fi?', answer: `${wifi} Ask at the desk.` });
+    expect([...(listed.body.items[0]?.alternateQuestions ?? [])].sort()).toEqual(
+      ['can i check my email here', gapWording, 'is there internet in the workshop', 'wifi password?'].sort(),
+    );
+
+    // The list is the operator's to replace; emptied, the gap's wording is declined again.
+    const cleared = await api<{ alternateQuestions: string[] }>(kb.baseUrl, 'PATCH', base, { alternateQuestions: [] });
+    expect(cleared.body.alternateQuestions).toEqual([]);
+    expect((await chat(clientId, gapWording)).sources).toEqual([]);
+
+    // Validation, the cap, and another client's answer.
+    for (const body of [{}, { question: '' }, { question: 7 }, { question: 'x', extra: 1 }])
+      expect((await api(kb.baseUrl, 'POST', `${base}/questions`, body)).status, JSON.stringify(body)).toBe(400);
+    const many = Array.from({ length: 21 }, (_, i) => `question number ${i}`);
+    expect((await api(kb.baseUrl, 'PATCH', base, { alternateQuestions: many })).status).toBe(400);
+    expect((await api(kb.baseUrl, 'PATCH', base, { alternateQuestions: many.slice(0, 20) })).status).toBe(200);
+    const full = await api<{ details: string[] }>(kb.baseUrl, 'POST', `${base}/questions`, { question: 'one too many' });
+    expect(full.status).toBe(400);
+    expect(full.body.details).toEqual(['an answer has at most 20 alternate questions']);
+    const { clientId: other } = await createClient(kb.baseUrl);
+    expect(
+      (await api(kb.baseUrl, 'POST', `/api/admin/clients/${other}/answers/${created.body.answerId}/questions`, { question: 'q' })).status,
+    ).toBe(404);
+    expect(
+      (await api(kb.baseUrl, 'POST', `${base.replace(created.body.answerId, randomUUID())}/questions`, { question: 'q' })).status,
+    ).toBe(404);
+  });
+
   it("never answers one client with another's curated answer, and validates what it takes", async () => {
     const a = await bikeShop();
     const { clientId: b } = await createClient(kb.baseUrl);

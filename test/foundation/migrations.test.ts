@@ -118,6 +118,7 @@ describe('migrations', () => {
         '0021_related_words_state',
         '0022_half_precision_graphs',
         '0023_tenant_full_text_index',
+        '0024_curated_alternate_questions',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {
@@ -142,7 +143,7 @@ describe('migrations', () => {
     }
   });
 
-  it('drop the float32 graphs of an earlier version at 0022, leaving other indexes of documents; swap the full-text index at 0023', async () => {
+  it('drop the float32 graphs of an earlier version at 0022, leaving other indexes of documents; swap the full-text index at 0023; curated answers take other wordings at 0024', async () => {
     const db = await startEmbeddedPostgres();
     try {
       await migrate(db.url, undefined, { count: 21 });
@@ -163,7 +164,7 @@ describe('migrations', () => {
         db.url,
         `INSERT INTO documents (client_id, url, chunk_index, content, content_hash) VALUES ('${client}', 'u', 0, 'boiler warranty', 'h')`,
       );
-      expect(await migrate(db.url)).toEqual(['0023_tenant_full_text_index']);
+      expect(await migrate(db.url, undefined, { count: 1 })).toEqual(['0023_tenant_full_text_index']);
       const after = await indexes();
       expect(after).toContain('documents_client_fts_idx');
       expect(after).not.toContain('documents_fts_idx');
@@ -172,6 +173,11 @@ describe('migrations', () => {
         `SELECT count(*)::int AS n FROM documents WHERE client_id = '${client}' AND fts @@ to_tsquery('english', 'warranty')`,
       );
       expect(found[0]?.n).toBe(1);
+      // 0024: an answer written before has no other ways of asking, and takes them from then on.
+      await sql(db.url, `INSERT INTO curated_answers (client_id, question, answer) VALUES ('${client}', 'Wi-Fi?', 'Free.')`);
+      expect(await migrate(db.url)).toEqual(['0024_curated_alternate_questions']);
+      const answers = await sql(db.url, `SELECT cardinality(alternates) AS n FROM curated_answers WHERE client_id = '${client}'`);
+      expect(answers.map((r) => r.n)).toEqual([0]);
     } finally {
       await db.stop();
     }

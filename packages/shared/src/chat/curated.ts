@@ -53,6 +53,8 @@ const CONVERSATIONAL = new Set(
 export interface CuratedCandidate {
   id: string;
   question: string;
+  /** Other wordings of the question the operator added (a knowledge gap's): each is asked like it. */
+  alternates?: readonly string[];
   answer: string;
 }
 
@@ -184,27 +186,32 @@ function meets(key: string, others: { has(key: string): boolean; keys(): Iterabl
 }
 
 // Every question meets the client's curated answers anew: remember their words.
-const curatedTermsOf = boundedMemo(1000, (text: string): { curated: Map<string, number>; known: Set<string> } => {
-  const [question = '', answer = ''] = text.split('\u0000');
-  const curated = matchTerms(question, true);
-  return { curated, known: new Set([...curated.keys(), ...matchTerms(answer, true).keys()]) };
+const curatedTermsOf = boundedMemo(1000, (text: string): { questions: Map<string, number>[]; known: Set<string> } => {
+  const [answer = '', ...asked] = text.split('\u0000');
+  const questions = asked.map((q) => matchTerms(q, true));
+  return { questions, known: new Set([...questions.flatMap((q) => [...q.keys()]), ...matchTerms(answer, true).keys()]) };
 });
 
-function curatedTerms(answer: CuratedCandidate): { curated: Map<string, number>; known: Set<string> } {
-  return curatedTermsOf(`${answer.question}\u0000${answer.answer}`);
+function curatedTerms(answer: CuratedCandidate): { questions: Map<string, number>[]; known: Set<string> } {
+  return curatedTermsOf([answer.answer, answer.question, ...(answer.alternates ?? [])].join('\u0000'));
 }
 
 /**
  * How a question and a curated answer meet: asked = the share of the curated question the visitor
- * asks for; covered = the share of the visitor's question the curated question and answer hold;
- * known = the curated question's and answer's words.
+ * asks for (of the wording of it the visitor's comes closest to: the question or one the operator
+ * added); covered = the share of the visitor's question the curated questions and answer hold;
+ * known = the curated questions' and answer's words.
  */
 function fitOf(visitor: Map<string, number>, answer: CuratedCandidate): { asked: number; covered: number; known: Set<string> } {
-  const { curated, known } = curatedTerms(answer);
-  const curatedWeight = weight(curated);
+  const { questions, known } = curatedTerms(answer);
   const visitorWeight = weight(visitor);
+  let asked = 0;
+  for (const curated of questions) {
+    const curatedWeight = weight(curated);
+    if (curatedWeight > 0) asked = Math.max(asked, weight(curated, (t) => meets(t, visitor, 'others')) / curatedWeight);
+  }
   return {
-    asked: curatedWeight > 0 ? weight(curated, (t) => meets(t, visitor, 'others')) / curatedWeight : 0,
+    asked,
     covered: visitorWeight > 0 ? weight(visitor, (t) => meets(t, known, 'self')) / visitorWeight : 0,
     known,
   };

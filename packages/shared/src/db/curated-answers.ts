@@ -8,6 +8,8 @@ export interface CuratedAnswerRow {
   question: string;
   answer: string;
   url: string | null;
+  /** Other wordings of the question (a knowledge gap's, added by the operator): matched like it. */
+  alternates: string[];
   source_id: string | null;
   created_at: Date;
   updated_at: Date;
@@ -15,11 +17,12 @@ export interface CuratedAnswerRow {
 
 export async function insertCuratedAnswer(
   db: Queryable,
-  input: { id: string; clientId: string; question: string; answer: string; url: string | null; sourceId: string },
+  input: { id: string; clientId: string; question: string; alternates: string[]; answer: string; url: string | null; sourceId: string },
 ): Promise<CuratedAnswerRow> {
   const { rows } = await db.query<CuratedAnswerRow>(
-    `INSERT INTO curated_answers (id, client_id, question, answer, url, source_id) VALUES ($1, $2, $3, $4, $5, $6) RETURNING *`,
-    [input.id, input.clientId, input.question, input.answer, input.url, input.sourceId],
+    `INSERT INTO curated_answers (id, client_id, question, alternates, answer, url, source_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING *`,
+    [input.id, input.clientId, input.question, input.alternates, input.answer, input.url, input.sourceId],
   );
   return rows[0] as CuratedAnswerRow;
 }
@@ -28,7 +31,7 @@ export async function insertCuratedAnswer(
 export async function listCuratedAnswers(db: Queryable, clientId: string): Promise<CuratedAnswerRow[]> {
   const { rows } = await db.query<CuratedAnswerRow>({
     name: 'kbchat_curated_answers',
-    text: `SELECT id, client_id, question, answer, url, source_id, created_at, updated_at
+    text: `SELECT id, client_id, question, alternates, answer, url, source_id, created_at, updated_at
              FROM curated_answers WHERE client_id = $1 ORDER BY created_at, id`,
     values: [clientId],
   });

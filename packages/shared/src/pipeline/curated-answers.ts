@@ -6,8 +6,9 @@ import {
   insertCuratedAnswer,
   lockCuratedAnswer,
 } from '../db/curated-answers.ts';
-import { NotFoundError } from '../errors.ts';
+import { BadRequestError, ConflictError, NotFoundError } from '../errors.ts';
 import type { PipelineDeps } from '../jobs/start-job.ts';
+import { MAX_ALTERNATE_QUESTIONS } from '../schemas/answers.ts';
 import { deleteSource, ingestDocumentSource } from './ingest-source.ts';
 
 /**
@@ -19,6 +20,8 @@ import { deleteSource, ingestDocumentSource } from './ingest-source.ts';
 export interface CuratedAnswerInput {
   clientId: string;
   question: string;
+  /** Other ways visitors ask it (a knowledge gap's wording): matched and retrieved like the question. */
+  alternates: string[];
   answer: string;
   url: string | null;
   publicBase: string;
@@ -35,7 +38,7 @@ async function ingestAnswer(
   withSource: NonNullable<Parameters<typeof ingestDocumentSource>[1]['withSource']>,
 ): Promise<void> {
   const marker = `${CURATED_URL_PREFIX}${randomUUID()}`;
-  const text = `${input.question}\n\n${input.answer}`;
+  const text = `${[input.question, ...input.alternates].join('\n')}\n\n${input.answer}`;
   await ingestDocumentSource(deps, {
     clientId: input.clientId,
     type: 'answer',
@@ -50,14 +53,30 @@ async function ingestAnswer(
   });
 }
 
+/** The other wordings as stored: trimmed, each once, none the question itself (case and spacing aside). */
+export function distinctAlternates(question: string, alternates: readonly string[]): string[] {
+  const fold = (s: string) => s.trim().replace(/\s+/g, ' ').toLowerCase();
+  const seen = new Set([fold(question)]);
+  const out: string[] = [];
+  for (const a of alternates) {
+    const key = fold(a);
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    out.push(a.trim());
+  }
+  return out;
+}
+
 export async function createCuratedAnswer(deps: PipelineDeps, input: CuratedAnswerInput): Promise<CuratedAnswerRow> {
   const id = randomUUID();
+  const alternates = distinctAlternates(input.question, input.alternates);
   let row: CuratedAnswerRow | undefined;
-  await ingestAnswer(deps, input, async (tx, source) => {
+  await ingestAnswer(deps, { ...input, alternates }, async (tx, source) => {
     row = await insertCuratedAnswer(tx, {
       id,
       clientId: source.client_id,
       question: input.question,
+      alternates,
       answer: input.answer,
       url: input.url,
       sourceId: source.id,
@@ -66,36 +85,80 @@ export async function createCuratedAnswer(deps: PipelineDeps, input: CuratedAnsw
   return row as CuratedAnswerRow;
 }
 
+export interface CuratedAnswerPatch {
+  question?: string;
+  /** Replaces the list. */
+  alternates?: string[];
+  answer?: string;
+  url?: string | null;
+}
+
+/** Another edit saved between this one's read and its write: it starts again from the saved row. */
+class StaleEdit extends Error {}
+const EDIT_ATTEMPTS = 5;
+
+/**
+ * Saves a change to a curated answer: `patch`, or a function of the row as it is (adding a wording to
+ * its list). Two operators saving at once both land: each save writes a new hidden source, so a save
+ * that finds, under the row's lock, another source than the one it read from starts again from the
+ * saved row — neither edit is lost, even when both change the same list.
+ */
 export async function updateCuratedAnswer(
   deps: PipelineDeps,
-  input: Omit<CuratedAnswerInput, 'question' | 'answer' | 'url'> & {
+  input: Omit<CuratedAnswerInput, 'question' | 'alternates' | 'answer' | 'url'> & {
     answerId: string;
-    patch: { question?: string; answer?: string; url?: string | null };
+    patch: CuratedAnswerPatch | ((current: CuratedAnswerRow) => CuratedAnswerPatch);
   },
 ): Promise<CuratedAnswerRow> {
-  const current = await findCuratedAnswer(deps.pool, input.clientId, input.answerId);
-  if (!current) throw notFound();
-  const next = {
-    question: input.patch.question ?? current.question,
-    answer: input.patch.answer ?? current.answer,
-    url: input.patch.url === undefined ? current.url : input.patch.url,
-  };
-  let row: CuratedAnswerRow | undefined;
-  let previousSource: string | null = null;
-  await ingestAnswer(deps, { ...input, ...next }, async (tx, source) => {
-    // Under the row's lock: two edits at once apply one after the other, each replacing the source it saw.
-    const locked = await lockCuratedAnswer(tx, input.clientId, input.answerId);
-    if (!locked) throw notFound();
-    previousSource = locked.source_id;
-    const { rows } = await tx.query<CuratedAnswerRow>(
-      `UPDATE curated_answers SET question = $3, answer = $4, url = $5, source_id = $6, updated_at = now()
-        WHERE id = $1 AND client_id = $2 RETURNING *`,
-      [input.answerId, input.clientId, next.question, next.answer, next.url, source.id],
-    );
-    row = rows[0];
-  });
-  if (previousSource) await deleteSource(deps, input.clientId, previousSource);
-  return row as CuratedAnswerRow;
+  for (let attempt = 1; ; attempt++) {
+    const current = await findCuratedAnswer(deps.pool, input.clientId, input.answerId);
+    if (!current) throw notFound();
+    const patch = typeof input.patch === 'function' ? input.patch(current) : input.patch;
+    const question = patch.question ?? current.question;
+    const next = {
+      question,
+      alternates: distinctAlternates(question, patch.alternates ?? current.alternates),
+      answer: patch.answer ?? current.answer,
+      url: patch.url === undefined ? current.url : patch.url,
+    };
+    if (next.alternates.length > MAX_ALTERNATE_QUESTIONS)
+      throw new BadRequestError('Invalid request', [`an answer has at most ${MAX_ALTERNATE_QUESTIONS} alternate questions`]);
+    if (
+      next.question === current.question &&
+      next.answer === current.answer &&
+      next.url === current.url &&
+      next.alternates.join('\n') === current.alternates.join('\n')
+    )
+      return current;
+    let row: CuratedAnswerRow | undefined;
+    try {
+      await ingestAnswer(deps, { ...input, ...next }, async (tx, source) => {
+        const locked = await lockCuratedAnswer(tx, input.clientId, input.answerId);
+        if (!locked) throw notFound();
+        if (locked.source_id !== current.source_id) throw new StaleEdit();
+        const { rows } = await tx.query<CuratedAnswerRow>(
+          `UPDATE curated_answers SET question = $3, alternates = $4, answer = $5, url = $6, source_id = $7, updated_at = now()
+            WHERE id = $1 AND client_id = $2 RETURNING *`,
+          [input.answerId, input.clientId, next.question, next.alternates, next.answer, next.url, source.id],
+        );
+        row = rows[0];
+      });
+    } catch (err) {
+      if (!(err instanceof StaleEdit)) throw err;
+      if (attempt < EDIT_ATTEMPTS) continue;
+      throw new ConflictError('Answer changed', ['the answer was changed by other edits while this one was saved; try again']);
+    }
+    if (current.source_id) await deleteSource(deps, input.clientId, current.source_id);
+    return row as CuratedAnswerRow;
+  }
+}
+
+/** One more way visitors ask for the answer (a knowledge gap's wording), added to its list. */
+export function addAlternateQuestion(
+  deps: PipelineDeps,
+  input: Omit<CuratedAnswerInput, 'question' | 'alternates' | 'answer' | 'url'> & { answerId: string; question: string },
+): Promise<CuratedAnswerRow> {
+  return updateCuratedAnswer(deps, { ...input, patch: (current) => ({ alternates: [...current.alternates, input.question] }) });
 }
 
 export async function deleteCuratedAnswer(deps: PipelineDeps, clientId: string, answerId: string): Promise<void> {

@@ -1,9 +1,20 @@
 import { z } from 'zod';
 import { httpUrl, isoInstant, requiredString } from './common.ts';
 
+/** At most this many other wordings of one curated answer's question. */
+export const MAX_ALTERNATE_QUESTIONS = 20;
+
+const question = () => requiredString({ max: 500 });
+/** Other ways visitors ask for the answer (a knowledge gap's wording): matched like the question. */
+const alternateQuestions = () =>
+  z
+    .array(question(), { error: 'must be an array of strings' })
+    .max(MAX_ALTERNATE_QUESTIONS, { error: `at most ${MAX_ALTERNATE_QUESTIONS} alternate questions` });
+
 /** POST /api/admin/clients/:clientId/answers (docs/operators.md "Curated answers"). */
 export const curatedAnswerBody = z.object({
-  question: requiredString({ max: 500 }),
+  question: question(),
+  alternateQuestions: alternateQuestions().optional(),
   answer: requiredString({ max: 4000 }),
   /** A page the visitor can open; answers from it cite it (none when absent). */
   url: httpUrl().nullish(),
@@ -11,16 +22,22 @@ export const curatedAnswerBody = z.object({
 
 export const curatedAnswerPatch = z
   .object({
-    question: requiredString({ max: 500 }).optional(),
+    question: question().optional(),
+    /** Replaces the list. */
+    alternateQuestions: alternateQuestions().optional(),
     answer: requiredString({ max: 4000 }).optional(),
     url: httpUrl().nullish(),
   })
   .strict()
-  .refine((p) => Object.keys(p).length > 0, { error: 'send at least one of question, answer, url' });
+  .refine((p) => Object.keys(p).length > 0, { error: 'send at least one of question, alternateQuestions, answer, url' });
+
+/** POST …/answers/:answerId/questions: one more way of asking, added to the list (a knowledge gap's). */
+export const alternateQuestionBody = z.object({ question: question() }).strict();
 
 export const curatedAnswerView = z.object({
   answerId: z.string(),
   question: z.string(),
+  alternateQuestions: z.array(z.string()),
   answer: z.string(),
   url: z.string().nullable(),
   createdAt: z.string(),

@@ -2,9 +2,15 @@ import { groupGaps } from '@kbchat/shared/chat/knowledge-gaps';
 import { type CuratedAnswerRow, listCuratedAnswers } from '@kbchat/shared/db/curated-answers';
 import { dismissGap, gapDismissals, gapQuestions } from '@kbchat/shared/db/knowledge-gaps';
 import { NotFoundError } from '@kbchat/shared/errors';
-import { createCuratedAnswer, deleteCuratedAnswer, updateCuratedAnswer } from '@kbchat/shared/pipeline/curated-answers';
+import {
+  addAlternateQuestion,
+  createCuratedAnswer,
+  deleteCuratedAnswer,
+  updateCuratedAnswer,
+} from '@kbchat/shared/pipeline/curated-answers';
 import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import {
+  alternateQuestionBody,
   curatedAnswerBody,
   curatedAnswerList,
   curatedAnswerPatch,
@@ -27,6 +33,7 @@ function view(row: CuratedAnswerRow) {
   return {
     answerId: row.id,
     question: row.question,
+    alternateQuestions: row.alternates,
     answer: row.answer,
     url: row.url,
     createdAt: row.created_at.toISOString(),
@@ -114,6 +121,7 @@ export function adminAnswerRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const row = await createCuratedAnswer(deps, {
           clientId: client.id,
           question: req.body.question,
+          alternates: req.body.alternateQuestions ?? [],
           answer: req.body.answer,
           url: req.body.url ?? null,
           publicBase: publicBase(deps, req),
@@ -128,10 +136,10 @@ export function adminAnswerRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
       {
         schema: {
           tags: ['admin'],
-          summary: 'Change a curated answer’s question, answer or url (null removes the url)',
+          summary: 'Change a curated answer’s question, alternate questions (the list is replaced), answer or url (null removes the url)',
           params: answerParams,
           body: curatedAnswerPatch,
-          response: { 200: curatedAnswerView, 400: errorBody, 404: errorBody },
+          response: { 200: curatedAnswerView, 400: errorBody, 404: errorBody, 409: errorBody },
         },
       },
       async (req) => {
@@ -139,7 +147,37 @@ export function adminAnswerRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
         const row = await updateCuratedAnswer(deps, {
           clientId: client.id,
           answerId: req.params.answerId,
-          patch: req.body,
+          patch: {
+            question: req.body.question,
+            alternates: req.body.alternateQuestions,
+            answer: req.body.answer,
+            url: req.body.url,
+          },
+          publicBase: publicBase(deps, req),
+          model: model(),
+        });
+        return view(row);
+      },
+    );
+
+    app.post(
+      '/api/admin/clients/:clientId/answers/:answerId/questions',
+      {
+        schema: {
+          tags: ['admin'],
+          summary:
+            'Add another way visitors ask for this answer (a knowledge gap’s wording): questions worded like it are answered with it',
+          params: answerParams,
+          body: alternateQuestionBody,
+          response: { 200: curatedAnswerView, 400: errorBody, 404: errorBody, 409: errorBody },
+        },
+      },
+      async (req) => {
+        const client = await requireClient(deps.pool, req.params.clientId);
+        const row = await addAlternateQuestion(deps, {
+          clientId: client.id,
+          answerId: req.params.answerId,
+          question: req.body.question,
           publicBase: publicBase(deps, req),
           model: model(),
         });

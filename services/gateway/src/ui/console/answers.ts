@@ -2,16 +2,25 @@ import { call, clientPath, describe, isMissing } from './api.ts';
 import { button, card, field, h, nextId, type Row, table, text, when } from './dom.ts';
 import { fail, say } from './notify.ts';
 
+export interface AnswerBody {
+  question: string;
+  alternateQuestions: string[];
+  answer: string;
+  url?: string | null;
+}
+
 /** A question with the operator's answer: create (from scratch or from a knowledge gap) or edit. */
 export function answerForm(opts: {
   title: string;
-  initial?: { question?: string; answer?: string; url?: string | null };
+  initial?: { question?: string; alternateQuestions?: string[]; answer?: string; url?: string | null };
   submitLabel: string;
-  onSubmit(body: { question: string; answer: string; url?: string | null }): Promise<void>;
+  onSubmit(body: AnswerBody): Promise<void>;
   onCancel?(): void;
 }): HTMLFormElement {
   const question = h('textarea', { required: '', maxlength: '500' });
   question.value = opts.initial?.question ?? '';
+  const alternates = h('textarea', {});
+  alternates.value = (opts.initial?.alternateQuestions ?? []).join('\n');
   const answer = h('textarea', { required: '', class: 'tall', maxlength: '4000' });
   answer.value = opts.initial?.answer ?? '';
   const url = h('input', { type: 'url', placeholder: 'https://www.example.com/page' });
@@ -28,6 +37,11 @@ export function answerForm(opts: {
     { class: 'card', 'aria-labelledby': headingId },
     h('h3', { id: headingId }, opts.title),
     field('Question', question),
+    field(
+      'Other ways of asking',
+      alternates,
+      'Optional, one per line: wordings visitors use that share no words with the question ("can I get online here" for "Do you have free Wi-Fi?").',
+    ),
     field('Answer', answer),
     field('Link', url, 'Optional: the page the answer cites.'),
     actions,
@@ -35,7 +49,15 @@ export function answerForm(opts: {
   form.addEventListener('submit', async (e) => {
     e.preventDefault();
     try {
-      await opts.onSubmit({ question: question.value.trim(), answer: answer.value.trim(), url: url.value.trim() || undefined });
+      await opts.onSubmit({
+        question: question.value.trim(),
+        alternateQuestions: alternates.value
+          .split('\n')
+          .map((line) => line.trim())
+          .filter(Boolean),
+        answer: answer.value.trim(),
+        url: url.value.trim() || undefined,
+      });
     } catch (err) {
       fail(err);
     }
@@ -43,8 +65,14 @@ export function answerForm(opts: {
   return form;
 }
 
-export function createAnswer(clientId: string, body: { question: string; answer: string; url?: string | null }): Promise<Row> {
+export function createAnswer(clientId: string, body: AnswerBody): Promise<Row> {
   return call('POST', clientPath(clientId, '/answers'), body);
+}
+
+/** The other wordings of an answer's question, one per line. */
+function alsoAskedAs(v: unknown): Node | string {
+  const list = Array.isArray(v) ? (v as string[]) : [];
+  return list.length ? h('ul', { class: 'plain' }, ...list.map((q) => h('li', {}, q))) : '—';
 }
 
 /** Curated answers: what the chat answers with first when a visitor asks one of these questions. */
@@ -62,6 +90,7 @@ export function answersSection(clientId: string) {
           'Curated answers',
           [
             { label: 'Question', cell: (r) => text(r.question) },
+            { label: 'Also asked as', cell: (r) => alsoAskedAs(r.alternateQuestions) },
             { label: 'Answer', cell: (r) => h('span', { class: 'clip' }, text(r.answer)) },
             { label: 'Link', cell: (r) => text(r.url) },
             { label: 'Updated', cell: (r) => when(r.updatedAt) },
@@ -101,7 +130,12 @@ export function answersSection(clientId: string) {
   function openEditor(r: Row): void {
     const form = answerForm({
       title: 'Edit the answer',
-      initial: { question: String(r.question ?? ''), answer: String(r.answer ?? ''), url: (r.url as string | null) ?? '' },
+      initial: {
+        question: String(r.question ?? ''),
+        alternateQuestions: Array.isArray(r.alternateQuestions) ? (r.alternateQuestions as string[]) : [],
+        answer: String(r.answer ?? ''),
+        url: (r.url as string | null) ?? '',
+      },
       submitLabel: 'Save answer',
       onCancel: () => editor.replaceChildren(),
       onSubmit: async (body) => {

@@ -1,11 +1,12 @@
 import { answerForm, createAnswer } from './answers.ts';
 import { call, clientPath, describe, isMissing, query } from './api.ts';
-import { button, card, field, h, type Row, table, text, when } from './dom.ts';
+import { button, card, field, h, type Row, select, table, text, when } from './dom.ts';
 import { fail, say } from './notify.ts';
 
 /**
  * Knowledge gaps: questions the bot declined or visitors rated down, grouped. Each can be dismissed
- * or answered: "Write the answer" creates a curated answer for it.
+ * or answered: "Write the answer" creates a curated answer for it; "Add to an answer" makes its
+ * wording another way of asking for a curated answer that already says it.
  */
 export function gapsSection(clientId: string, openConversation: (sessionId: string) => void) {
   const base = clientPath(clientId, '/knowledge-gaps');
@@ -43,8 +44,44 @@ export function gapsSection(clientId: string, openConversation: (sessionId: stri
     form.querySelectorAll('textarea')[1]?.focus();
   }
 
+  let answers: Row[] = [];
+
+  function addToAnswer(gap: Row): void {
+    const wording = String(gap.question ?? '');
+    const choice = select(answers.map((a) => [String(a.answerId), String(a.question)]));
+    const headingId = `add-${String(gap.gapId)}`;
+    const cancel = button('Cancel');
+    cancel.addEventListener('click', () => editor.replaceChildren());
+    const form = h(
+      'form',
+      { class: 'card', 'aria-labelledby': headingId },
+      h('h3', { id: headingId }, 'Add to an answer'),
+      h('p', {}, `“${wording}”`),
+      field('Answer', choice, 'The chat gives this answer to questions worded like this one from now on.'),
+      h('div', { class: 'row' }, button('Add this wording', 'primary', 'submit'), cancel),
+    );
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      try {
+        await call('POST', clientPath(clientId, `/answers/${encodeURIComponent(choice.value)}/questions`), { question: wording });
+        editor.replaceChildren();
+        say('Wording added: the chat answers it with that answer from now on.');
+        void reload();
+      } catch (err) {
+        fail(err);
+      }
+    });
+    editor.replaceChildren(form);
+    choice.focus();
+  }
+
   async function reload(): Promise<void> {
     try {
+      // The answers a gap's wording can be added to (none: "Add to an answer" is not offered).
+      answers = await call<{ items: Row[] }>('GET', clientPath(clientId, '/answers')).then(
+        (r) => r.items,
+        () => [],
+      );
       const params = query({
         from: from.value ? `${from.value}T00:00:00.000Z` : undefined,
         to: to.value ? `${to.value}T23:59:59.999Z` : undefined,
@@ -78,6 +115,12 @@ export function gapsSection(clientId: string, openConversation: (sessionId: stri
                   'aria-label': `Write the answer to ${String(r.question)}`,
                 });
                 write.addEventListener('click', () => writeAnswer(r));
+                const actions = h('div', { class: 'row tight' }, write);
+                if (answers.length > 0) {
+                  const attach = button('Add to an answer', '', 'button', { 'aria-label': `Add ${String(r.question)} to an answer` });
+                  attach.addEventListener('click', () => addToAnswer(r));
+                  actions.append(attach);
+                }
                 const dismiss = button('Dismiss', '', 'button', { 'aria-label': `Dismiss ${String(r.question)}` });
                 dismiss.addEventListener('click', async () => {
                   try {
@@ -88,7 +131,8 @@ export function gapsSection(clientId: string, openConversation: (sessionId: stri
                     fail(err);
                   }
                 });
-                return h('div', { class: 'row tight' }, write, dismiss);
+                actions.append(dismiss);
+                return actions;
               },
             },
           ],

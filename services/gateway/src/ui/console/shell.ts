@@ -95,6 +95,7 @@ textarea.tall{min-height:140px}
 .sched select,.sched input{width:auto}
 .sched input{width:110px}
 .clip{display:-webkit-box;-webkit-line-clamp:3;-webkit-box-orient:vertical;overflow:hidden}
+ul.plain{margin:0;padding-left:1.1em}
 .job{border-top:1px solid #eaeef2;padding-top:8px;margin-top:8px}
 .job:first-child{border-top:0;margin-top:0;padding-top:0}
 .transcript{list-style:none;margin:0;padding:0;display:grid;gap:8px}
