@@ -153,12 +153,9 @@ export async function updateCuratedAnswer(
   }
 }
 
-/** One more way visitors ask for the answer (a knowledge gap's wording), added to its list. */
-export function addAlternateQuestion(
-  deps: PipelineDeps,
-  input: Omit<CuratedAnswerInput, 'question' | 'alternates' | 'answer' | 'url'> & { answerId: string; question: string },
-): Promise<CuratedAnswerRow> {
-  return updateCuratedAnswer(deps, { ...input, patch: (current) => ({ alternates: [...current.alternates, input.question] }) });
+/** The change that adds one more way visitors ask for the answer (a knowledge gap's wording) to its list. */
+export function addingAlternate(question: string): (current: CuratedAnswerRow) => CuratedAnswerPatch {
+  return (current) => ({ alternates: [...current.alternates, question] });
 }
 
 export async function deleteCuratedAnswer(deps: PipelineDeps, clientId: string, answerId: string): Promise<void> {

@@ -2,12 +2,7 @@ import { groupGaps } from '@kbchat/shared/chat/knowledge-gaps';
 import { type CuratedAnswerRow, listCuratedAnswers } from '@kbchat/shared/db/curated-answers';
 import { dismissGap, gapDismissals, gapQuestions } from '@kbchat/shared/db/knowledge-gaps';
 import { NotFoundError } from '@kbchat/shared/errors';
-import {
-  addAlternateQuestion,
-  createCuratedAnswer,
-  deleteCuratedAnswer,
-  updateCuratedAnswer,
-} from '@kbchat/shared/pipeline/curated-answers';
+import { addingAlternate, createCuratedAnswer, deleteCuratedAnswer, updateCuratedAnswer } from '@kbchat/shared/pipeline/curated-answers';
 import { createEmbeddingProvider } from '@kbchat/shared/providers/embeddings/embeddings';
 import {
   alternateQuestionBody,
@@ -19,6 +14,7 @@ import {
   knowledgeGapsQuery,
 } from '@kbchat/shared/schemas/answers';
 import { errorBody } from '@kbchat/shared/schemas/common';
+import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { GatewayDeps } from '../deps.ts';
@@ -47,6 +43,21 @@ function view(row: CuratedAnswerRow) {
  */
 export function adminAnswerRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
   const model = () => createEmbeddingProvider(deps.config).model;
+  /** Saves a change (or a function of the answer as it is) to the answer the path names. */
+  const edit = async (
+    req: FastifyRequest<{ Params: z.infer<typeof answerParams> }>,
+    patch: Parameters<typeof updateCuratedAnswer>[1]['patch'],
+  ) => {
+    const client = await requireClient(deps.pool, req.params.clientId);
+    const row = await updateCuratedAnswer(deps, {
+      clientId: client.id,
+      answerId: req.params.answerId,
+      patch,
+      publicBase: publicBase(deps, req),
+      model: model(),
+    });
+    return view(row);
+  };
   return async (app) => {
     app.get(
       '/api/admin/clients/:clientId/knowledge-gaps',
@@ -142,22 +153,13 @@ export function adminAnswerRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           response: { 200: curatedAnswerView, 400: errorBody, 404: errorBody, 409: errorBody },
         },
       },
-      async (req) => {
-        const client = await requireClient(deps.pool, req.params.clientId);
-        const row = await updateCuratedAnswer(deps, {
-          clientId: client.id,
-          answerId: req.params.answerId,
-          patch: {
-            question: req.body.question,
-            alternates: req.body.alternateQuestions,
-            answer: req.body.answer,
-            url: req.body.url,
-          },
-          publicBase: publicBase(deps, req),
-          model: model(),
-        });
-        return view(row);
-      },
+      (req) =>
+        edit(req, {
+          question: req.body.question,
+          alternates: req.body.alternateQuestions,
+          answer: req.body.answer,
+          url: req.body.url,
+        }),
     );
 
     app.post(
@@ -172,17 +174,7 @@ export function adminAnswerRoutes(deps: GatewayDeps): FastifyPluginAsyncZod {
           response: { 200: curatedAnswerView, 400: errorBody, 404: errorBody, 409: errorBody },
         },
       },
-      async (req) => {
-        const client = await requireClient(deps.pool, req.params.clientId);
-        const row = await addAlternateQuestion(deps, {
-          clientId: client.id,
-          answerId: req.params.answerId,
-          question: req.body.question,
-          publicBase: publicBase(deps, req),
-          model: model(),
-        });
-        return view(row);
-      },
+      (req) => edit(req, addingAlternate(req.body.question)),
     );
 
     app.delete(
