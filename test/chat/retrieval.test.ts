@@ -6,7 +6,7 @@ import { insertClient } from '@kbchat/shared/db/clients';
 import { lsaQueryVector, refreshLsa } from '@kbchat/shared/db/lsa';
 import { createPool, type Pool } from '@kbchat/shared/db/pool';
 import { refreshTermStats, searchCandidates } from '@kbchat/shared/db/retrieval';
-import { lsaIndexName, reconcileVectorIndexes, vectorIndexName } from '@kbchat/shared/db/vector-index';
+import { graphMemory, lsaIndexName, reconcileVectorIndexes, vectorIndexName } from '@kbchat/shared/db/vector-index';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { testEnv } from '../support/kbchat.ts';
 import { createScratchDatabase, type ScratchDatabase } from '../support/scratch-database.ts';
@@ -101,6 +101,19 @@ describe('retrieval against the real database', () => {
     const built = await reconcileVectorIndexes(pool, { exactScanMaxDocs: 2 });
     expect([...built.built].sort()).toEqual([...bigs, tiny].map(vectorIndexName).sort());
     expect(await reconcileVectorIndexes(pool, { exactScanMaxDocs: 2 })).toEqual({ built: [], dropped: [] });
+    // What the graphs take beside the shared buffers (the sweep warns when they do not fit).
+    const { rows: sizes } = await pool.query<{ total: number; largest: number; shared: number }>(
+      `SELECT sum(pg_relation_size(c.oid))::float8 AS total, max(pg_relation_size(c.oid))::float8 AS largest,
+              pg_size_bytes(current_setting('shared_buffers'))::float8 AS shared
+         FROM pg_class c WHERE c.relname = ANY($1)`,
+      [built.built],
+    );
+    expect(sizes[0]?.total).toBeGreaterThan(0);
+    expect(await graphMemory(pool)).toEqual({
+      graphBytes: sizes[0]?.total,
+      largestBytes: sizes[0]?.largest,
+      sharedBuffersBytes: sizes[0]?.shared,
+    });
     // The graph holds the vectors at half precision; the search re-ranks its rows by the full ones.
     const { rows: defs } = await pool.query<{ indexdef: string }>('SELECT indexdef FROM pg_indexes WHERE indexname = $1', [
       vectorIndexName(tiny),

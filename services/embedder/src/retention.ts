@@ -1,5 +1,5 @@
 import { deleteExpiredConversations } from '@kbchat/shared/db/conversations';
-import { reconcileVectorIndexes } from '@kbchat/shared/db/vector-index';
+import { graphMemory, graphMemoryWarning, reconcileVectorIndexes } from '@kbchat/shared/db/vector-index';
 import { startPeriodic } from '@kbchat/shared/pipeline/periodic';
 import type { Runtime } from '@kbchat/shared/runtime';
 
@@ -32,6 +32,8 @@ export function startRetentionSweep(rt: Pick<Runtime, 'config' | 'log' | 'pool' 
  */
 export function startVectorIndexSweep(rt: Pick<Runtime, 'config' | 'log' | 'pool' | 'redis'>): { stop(): Promise<void> } {
   const abort = new AbortController();
+  // Said when the process first sweeps and after each build, not every tick.
+  let checkMemory = true;
   const periodic = startPeriodic({
     name: 'vector-indexes',
     redis: rt.redis,
@@ -39,12 +41,18 @@ export function startVectorIndexSweep(rt: Pick<Runtime, 'config' | 'log' | 'pool
     intervalMs: rt.config.VECTOR_INDEX_SWEEP_MS,
     log: rt.log,
     tick: async () => {
-      const { dropped } = await reconcileVectorIndexes(rt.pool, {
+      const { built, dropped } = await reconcileVectorIndexes(rt.pool, {
         exactScanMaxDocs: rt.config.RETRIEVAL_EXACT_SCAN_MAX_DOCS,
         log: rt.log,
         signal: abort.signal,
       });
       if (dropped.length > 0) rt.log.info({ indexes: dropped }, 'vector indexes no longer needed dropped');
+      if (checkMemory || built.length > 0) {
+        checkMemory = false;
+        const memory = await graphMemory(rt.pool);
+        const warning = graphMemoryWarning(memory);
+        if (warning) rt.log.warn(memory, warning);
+      }
     },
   });
   return {

@@ -203,3 +203,36 @@ async function buildIndex(pool: Pool, kind: GraphKind, clientId: string, name: s
     conn.release(broken);
   }
 }
+
+export interface GraphMemory {
+  /** The tenants' graphs together, and the largest of them, bytes on disk. */
+  graphBytes: number;
+  largestBytes: number;
+  sharedBuffersBytes: number;
+}
+
+/** What the tenants' graphs take beside the server's shared buffers. */
+export async function graphMemory(db: Pick<Pool, 'query'>): Promise<GraphMemory> {
+  const { rows } = await db.query<GraphMemory>(
+    `SELECT coalesce(sum(pg_relation_size(c.oid)), 0)::float8 AS "graphBytes",
+            coalesce(max(pg_relation_size(c.oid)), 0)::float8 AS "largestBytes",
+            pg_size_bytes(current_setting('shared_buffers'))::float8 AS "sharedBuffersBytes"
+       FROM pg_class c
+      WHERE c.relkind = 'i' AND (starts_with(c.relname, $1) OR starts_with(c.relname, $2))`,
+    [VECTOR_INDEX_PREFIX, LSA_INDEX_PREFIX],
+  );
+  return rows[0] as GraphMemory;
+}
+
+/**
+ * The operator's hint when the graphs do not fit the shared buffers. A search through a large
+ * tenant's graph reads ~1,600 of its pages; pages outside the shared buffers come from the OS page
+ * cache, which a kernel may page out while they sit unused, so a large tenant's question after a
+ * quiet while waits on the disk: measured on a 134,072-chunk tenant, p95 24–55 ms with 128 MB of
+ * shared buffers against 6–15 ms with its graph in them (docs/performance.md 1e). Undefined when they fit.
+ */
+export function graphMemoryWarning(m: GraphMemory): string | undefined {
+  if (m.graphBytes <= m.sharedBuffersBytes) return undefined;
+  const mb = (b: number) => `${Math.ceil(b / 2 ** 20)} MB`;
+  return `the tenants' vector graphs take ${mb(m.graphBytes)} (the largest ${mb(m.largestBytes)}) and shared_buffers is ${mb(m.sharedBuffersBytes)}: large tenants' searches may wait on the disk after a quiet while; set shared_buffers to at least ${mb(m.largestBytes * 2)}, better ${mb(m.graphBytes)} (POSTGRES_SHARED_BUFFERS in docker/compose.yaml)`;
+}
