@@ -428,6 +428,8 @@ export async function scaleBench(env: BenchEnv, options: ScaleOptions): Promise<
       },
     };
   } finally {
-    await db.drop();
+    // BENCH_KEEP_DB=1 keeps the loaded database (its name is logged) for measuring one class by hand.
+    if (process.env.BENCH_KEEP_DB === '1') log(`scale: kept database ${db.name}`);
+    else await db.drop();
   }
 }
