@@ -147,6 +147,7 @@ export async function reconcileVectorIndexes(
   options: { exactScanMaxDocs: number; log?: Logger; signal?: AbortSignal },
 ): Promise<ReconcileResult> {
   const result: ReconcileResult = { built: [], dropped: [] };
+  if (await isEmbeddedServer(pool)) return result;
   for (const kind of GRAPHS) {
     const { states, orphans } = await indexStates(pool, kind, options.exactScanMaxDocs);
     for (const name of orphans) {
@@ -171,6 +172,17 @@ export async function reconcileVectorIndexes(
     }
   }
   return result;
+}
+
+/**
+ * Whether the server is the embedded database (PGlite, reached through its socket as any server):
+ * one backend, which a graph build would hold for its whole length — a Django-docs tenant's two
+ * graphs took 2 min 20 s there, and a visitor's question waited 130 s behind them. Its tenants are
+ * all scanned exactly, whatever DATABASE_URL points at it.
+ */
+export async function isEmbeddedServer(db: Pick<Pool, 'query'>): Promise<boolean> {
+  const { rows } = await db.query<{ embedded: boolean }>("SELECT strpos(version(), 'PGlite') > 0 AS embedded");
+  return rows[0]?.embedded === true;
 }
 
 /** Builds one tenant's graph under its advisory lock; false when another process holds it. */
