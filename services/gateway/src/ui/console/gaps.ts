@@ -77,16 +77,19 @@ export function gapsSection(clientId: string, openConversation: (sessionId: stri
 
   async function reload(): Promise<void> {
     try {
-      // The answers a gap's wording can be added to (none: "Add to an answer" is not offered).
-      answers = await call<{ items: Row[] }>('GET', clientPath(clientId, '/answers')).then(
-        (r) => r.items,
-        () => [],
-      );
       const params = query({
         from: from.value ? `${from.value}T00:00:00.000Z` : undefined,
         to: to.value ? `${to.value}T23:59:59.999Z` : undefined,
       });
-      const { items } = await call<{ items: Row[] }>('GET', `${base}${params}`);
+      // The gaps, and the answers a gap's wording can be added to (none: "Add to an answer" is not offered), at once.
+      const [{ items }, curated] = await Promise.all([
+        call<{ items: Row[] }>('GET', `${base}${params}`),
+        call<{ items: Row[] }>('GET', clientPath(clientId, '/answers')).then(
+          (r) => r.items,
+          () => [],
+        ),
+      ]);
+      answers = curated;
       listBody.replaceChildren(
         table(
           'Knowledge gaps',
