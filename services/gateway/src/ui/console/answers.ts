@@ -89,7 +89,7 @@ export function answersSection(clientId: string) {
         table(
           'Curated answers',
           [
-            { label: 'Question', cell: (r) => text(r.question) },
+            { label: 'Question', cell: (r) => h('span', { class: 'words' }, text(r.question)) },
             { label: 'Also asked as', cell: (r) => alsoAskedAs(r.alternateQuestions) },
             { label: 'Answer', cell: (r) => h('span', { class: 'clip' }, text(r.answer)) },
             { label: 'Link', cell: (r) => text(r.url) },

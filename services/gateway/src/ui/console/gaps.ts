@@ -94,7 +94,7 @@ export function gapsSection(clientId: string, openConversation: (sessionId: stri
         table(
           'Knowledge gaps',
           [
-            { label: 'Question', cell: (r) => text(r.question) },
+            { label: 'Question', cell: (r) => h('span', { class: 'words' }, text(r.question)) },
             { label: 'Asked', cell: (r) => text(r.count) },
             { label: 'Last asked', cell: (r) => when(r.lastAskedAt) },
             { label: 'Why', cell: (r) => h('span', { class: 'nowrap' }, r.reason === 'thumbs-down' ? 'rated down' : 'declined') },

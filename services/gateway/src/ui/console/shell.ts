@@ -83,6 +83,8 @@ dd{margin:0;font-variant-numeric:tabular-nums;font-weight:600}
 [role=tabpanel]{min-width:0}
 button.link{border:0;background:none;padding:0;color:var(--a);text-decoration:underline;text-align:left}
 .row.tight{margin-top:0;gap:4px;flex-wrap:nowrap}
+td .row.tight{flex-wrap:wrap}
+.words{display:inline-block;min-width:9em;overflow-wrap:break-word}
 td button,.nowrap{white-space:nowrap;overflow-wrap:normal}
 .filters{display:flex;flex-wrap:wrap;gap:8px 12px;align-items:flex-end;margin-bottom:8px}
 .filters>div{min-width:140px}
