@@ -257,6 +257,15 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
   });
 
   it('lists knowledge gaps; "write the answer" makes a curated answer the chat then gives; answers are edited and deleted', async () => {
+    // An answer written before: listed first, it is not the one the gap below comes closest to.
+    const earlier = await api(
+      gateway.baseUrl,
+      'POST',
+      `/api/admin/clients/${clientId}/answers`,
+      { question: 'Do you offer emergency call-outs?', answer: 'Yes: a plumber comes within two hours, day and night.' },
+      auth,
+    );
+    expect(earlier.status, JSON.stringify(earlier.body)).toBe(201);
     const declined = await api<{ sources: unknown[] }>(gateway.baseUrl, 'POST', '/api/chat', {
       clientId,
       message: 'Do you install solar panels?',
@@ -300,7 +309,15 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
     const pvGap = gaps.getByRole('row').filter({ hasText: pvWording });
     await gaps.getByRole('button', { name: `Add ${pvWording} to an answer` }).click();
     const attach = page.getByRole('form', { name: 'Add to an answer' });
-    await attach.getByLabel('Answer').selectOption({ label: 'Do you install solar panels?' });
+    // It starts from the answer the wording comes closest to ("photovoltaic" is "solar" in WordNet).
+    const picker = attach.getByLabel('Answer');
+    expect(await picker.locator('option').allTextContents()).toEqual([
+      'Do you install solar panels? (closest)',
+      'Do you offer emergency call-outs?',
+    ]);
+    expect(await picker.evaluate((s: HTMLSelectElement) => s.selectedOptions[0]?.textContent)).toBe(
+      'Do you install solar panels? (closest)',
+    );
     await shot('gap-add-to-answer');
     await attach.getByRole('button', { name: 'Add this wording' }).click();
     await expect.poll(() => page.locator('#notice').textContent()).toMatch(/^Wording added/);
@@ -336,7 +353,7 @@ describe.skipIf(!hasChromium)('operator console in Chromium', () => {
       undefined,
       auth,
     );
-    expect(stored.body.items.map((a) => a.question)).toEqual(['Do you work on Sundays?']);
+    expect(stored.body.items.map((a) => a.question)).toEqual(['Do you offer emergency call-outs?', 'Do you work on Sundays?']);
   });
 
   it('shows leads by name, with the webhook deliveries named by their lead', async () => {

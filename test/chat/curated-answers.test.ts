@@ -20,6 +20,7 @@ interface Gap {
   lastAskedAt: string;
   reason: string;
   sessionIds: string[];
+  closestAnswerId: string | null;
 }
 
 const CURATED = 'Yes! We sell complete skateboards from 49 euros, in the shop and online.';
@@ -75,6 +76,8 @@ describe('knowledge gaps and curated answers', () => {
     ]);
     expect(list[0]?.sessionIds).toHaveLength(2);
     expect(list[0]?.gapId).toMatch(/^[0-9a-f]{16}$/);
+    // No curated answer yet: none to start "Add to an answer" from.
+    expect(list.map((g) => g.closestAnswerId)).toEqual([null, null]);
 
     // Dismissed until asked again.
     const opensGap = list[1] as Gap;
@@ -102,6 +105,9 @@ describe('knowledge gaps and curated answers', () => {
     }
     list = await gaps(clientId);
     expect(list.map((g) => g.question)).not.toContain('do u sell skateboards');
+    // A near-miss declined is a gap of its own, pointing at the answer its words come closest to.
+    const wheels = list.find((g) => g.question === 'Do you sell skateboard wheels?');
+    expect(wheels?.closestAnswerId).toBe(created.body.answerId);
 
     // Edited: the new words are given, without a url nothing is cited; deleted: never given again.
     const answerId = created.body.answerId;
@@ -150,7 +156,7 @@ describe('knowledge gaps and curated answers', () => {
     // Worded with none of the answer's words: declined, and a gap.
     const gapWording = 'can I get online while I wait';
     expect((await chat(clientId, gapWording)).sources).toEqual([]);
-    expect((await gaps(clientId)).map((g) => g.question)).toEqual([gapWording]);
+    expect((await gaps(clientId)).map((g) => [g.question, g.closestAnswerId])).toEqual([[gapWording, null]]);
 
     const added = await api<{ alternateQuestions: string[] }>(kb.baseUrl, 'POST', `${base}/questions`, { question: gapWording });
     expect(added.status, JSON.stringify(added.body)).toBe(200);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchCurated, questionKey, relatedStems } from './curated.ts';
+import { closestCurated, matchCurated, questionKey, relatedStems } from './curated.ts';
 
 // Curated answers of three kinds of business; each with paraphrases a visitor would type (must
 // match) and near-misses that share words but ask something else (must not). Written before the
@@ -101,6 +101,18 @@ describe('matchCurated', () => {
 
   it('has nothing to match without curated answers', () => {
     expect(matchCurated('Do you sell skateboards?', [])).toBeUndefined();
+  });
+
+  it('finds the answer a question comes closest to, matched or not, by a topic word', () => {
+    const closest = (q: string) => closestCurated(q, answers)?.answer.id;
+    expect(closest('Do you sell skateboard wheels?')).toBe('skate');
+    expect(closest('Is there a toilet in the shop?')).toBe('parking');
+    expect(closest('Do you ship to Japan?')).toBe('ship');
+    expect(closest('Do you deliver to Spain?')).toBe('ship');
+    // An intent word alone ("sell") says nothing about which answer; no topic word met, none.
+    expect(closest('Do you sell garden hoses?')).toBeUndefined();
+    expect(closest('hi')).toBeUndefined();
+    expect(closestCurated('Do you sell skateboards?', [])).toBeUndefined();
   });
 
   it('gives near-duplicate questions one key', () => {

@@ -225,13 +225,32 @@ export interface CuratedMatch<C extends CuratedCandidate> {
 
 /** The best curated answer for the question, or undefined when none is asked for. */
 export function matchCurated<C extends CuratedCandidate>(question: string, candidates: readonly C[]): CuratedMatch<C> | undefined {
+  return bestFit(question, candidates, (asked, covered) => asked >= ASKED && covered >= COVERED);
+}
+
+/**
+ * The curated answer whose questions and answer meet the most of the question's words, matched or
+ * not: the one a knowledge gap's wording most likely belongs to. Undefined when no answer meets one
+ * of its topic words (an intent word alone — "sell", "open" — says nothing about which answer).
+ */
+export function closestCurated<C extends CuratedCandidate>(question: string, candidates: readonly C[]): CuratedMatch<C> | undefined {
+  return bestFit(question, candidates, (_asked, _covered, visitor, known) =>
+    [...visitor].some(([term, w]) => w === 1 && meets(term, known, 'self')),
+  );
+}
+
+function bestFit<C extends CuratedCandidate>(
+  question: string,
+  candidates: readonly C[],
+  accept: (asked: number, covered: number, visitor: Map<string, number>, known: Set<string>) => boolean,
+): CuratedMatch<C> | undefined {
   if (candidates.length === 0) return undefined;
   const visitor = matchTerms(question, true);
   if (visitor.size === 0) return undefined;
   let best: CuratedMatch<C> | undefined;
   for (const answer of candidates) {
-    const { asked, covered } = fitOf(visitor, answer);
-    if (asked < ASKED || covered < COVERED) continue;
+    const { asked, covered, known } = fitOf(visitor, answer);
+    if (!accept(asked, covered, visitor, known)) continue;
     if (!best || asked + covered > best.asked + best.covered) best = { answer, asked, covered };
   }
   return best;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CuratedAnswerRow } from '../db/curated-answers.ts';
 import type { GapQuestion } from '../db/knowledge-gaps.ts';
-import { matchCurated, questionKey } from './curated.ts';
+import { closestCurated, matchCurated, questionKey } from './curated.ts';
 
 /**
  * Knowledge gaps (docs/operators.md): questions the bot declined and answers rated down, grouped
@@ -16,6 +16,11 @@ export interface KnowledgeGap {
   lastAskedAt: Date;
   reason: 'declined' | 'thumbs-down';
   sessionIds: string[];
+  /**
+   * The curated answer the gap's wording comes closest to without being matched (its words meet the
+   * most of that answer's questions and text), or null: where "Add to an answer" starts.
+   */
+  closestAnswerId: string | null;
 }
 
 const MAX_SESSION_IDS = 20;
@@ -35,7 +40,15 @@ export function groupGaps(
     let group = groups.get(key);
     if (!group) {
       group = {
-        gap: { gapId: gapIdOf(key), question: q.question, count: 0, lastAskedAt: q.asked_at, reason: 'declined', sessionIds: [] },
+        gap: {
+          gapId: gapIdOf(key),
+          question: q.question,
+          count: 0,
+          lastAskedAt: q.asked_at,
+          reason: 'declined',
+          sessionIds: [],
+          closestAnswerId: null,
+        },
         declined: 0,
         sessions: new Set(),
       };
@@ -61,5 +74,6 @@ export function groupGaps(
       if (dismissedAt && dismissedAt >= gap.lastAskedAt) return false;
       return matchCurated(gap.question, options.curated) === undefined;
     })
+    .map((gap) => ({ ...gap, closestAnswerId: closestCurated(gap.question, options.curated)?.answer.id ?? null }))
     .sort((a, b) => b.count - a.count || b.lastAskedAt.getTime() - a.lastAskedAt.getTime());
 }

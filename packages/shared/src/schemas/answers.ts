@@ -63,6 +63,7 @@ export const knowledgeGapList = z.object({
       lastAskedAt: z.string(),
       reason: z.enum(['declined', 'thumbs-down']),
       sessionIds: z.array(z.string()),
+      closestAnswerId: z.string().nullable(),
     }),
   ),
 });

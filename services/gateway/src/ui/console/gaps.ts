@@ -48,7 +48,10 @@ export function gapsSection(clientId: string, openConversation: (sessionId: stri
 
   function addToAnswer(gap: Row): void {
     const wording = String(gap.question ?? '');
-    const choice = select(answers.map((a) => [String(a.answerId), String(a.question)]));
+    // The answer the wording comes closest to (the server's matcher: closestAnswerId) first and chosen.
+    const closest = answers.find((a) => a.answerId === gap.closestAnswerId);
+    const ordered = closest ? [closest, ...answers.filter((a) => a !== closest)] : answers;
+    const choice = select(ordered.map((a) => [String(a.answerId), a === closest ? `${String(a.question)} (closest)` : String(a.question)]));
     const headingId = `add-${String(gap.gapId)}`;
     const cancel = button('Cancel');
     cancel.addEventListener('click', () => editor.replaceChildren());
