@@ -31,7 +31,7 @@ describe('embeddings', () => {
   });
 
   beforeAll(async () => {
-    fake = await startFakeOpenAI();
+    fake = await startFakeOpenAI({ embeddingDimensions: { 'nomic-embed-text': 768 } });
     kb = await startKbchat({ env: env() });
     pool = testPool();
     seeder = createSeeder(kb.config.DATABASE_URL as string, kb.config);
@@ -163,6 +163,44 @@ describe('embeddings', () => {
     }
     // Client b was never asked: its documents are as they were.
     expect(await count(pool, 'SELECT count(*) AS n FROM documents WHERE client_id = $1 AND embedding IS NULL', [b.clientId])).toBe(2);
+  });
+
+  it('a self-hosted model of 768 dimensions: stored padded to the column, and questions are embedded and answered with it', async () => {
+    const small = await startKbchat({ env: env('nomic-embed-text'), services: ['gateway', 'embedder'] });
+    try {
+      const { clientId } = await createClient(small.baseUrl);
+      await seeder.seed(
+        clientId,
+        [
+          { url: 'https://n.example/apricots', title: 'Apricots', chunks: ['Apricots ripen in June and are picked by hand.'] },
+          { url: 'https://n.example/pears', title: 'Pears', chunks: ['Pears are stored cold for up to five months.'] },
+        ],
+        { embed: false },
+      );
+      expect(await generate(clientId, small.baseUrl)).toMatchObject({ success: true, processed: 2, skipped: 0 });
+      const stored = await pool.query<{ dims: number; tail: number; head: number }>(
+        `SELECT vector_dims(embedding) AS dims,
+                (SELECT count(*) FROM unnest((embedding::real[])[769:1536]) x WHERE x <> 0)::int AS tail,
+                (SELECT count(*) FROM unnest((embedding::real[])[1:768]) x WHERE x <> 0)::int AS head
+           FROM documents WHERE client_id = $1`,
+        [clientId],
+      );
+      expect(stored.rows).toHaveLength(2);
+      for (const row of stored.rows) expect(row).toMatchObject({ dims: 1536, tail: 0, head: expect.any(Number) });
+      expect(stored.rows.every((r) => r.head > 0)).toBe(true);
+
+      fake.reset();
+      const chat = await api<{ sources: { url: string }[] }>(small.baseUrl, 'POST', '/api/chat', {
+        clientId,
+        message: 'When do apricots ripen?',
+      });
+      expect(chat.status, JSON.stringify(chat.body)).toBe(200);
+      expect(chat.body.sources[0]?.url).toBe('https://n.example/apricots');
+      // The question went through the same model.
+      expect(fake.requests.embeddings.map((r) => r.model)).toEqual(['nomic-embed-text']);
+    } finally {
+      await small.stop();
+    }
   });
 
   it('generate-embeddings: wait:false answers 202 and the job reports the spec body; 400 and 404 bodies', async () => {

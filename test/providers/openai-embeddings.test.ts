@@ -9,7 +9,7 @@ import { FAKE_OPENAI_KEY, type FakeOpenAI, fakeEmbedding, startFakeOpenAI } from
 // The official SDK against a real HTTP server speaking the OpenAI API (test/support/fake-openai.ts).
 let fake: FakeOpenAI;
 beforeAll(async () => {
-  fake = await startFakeOpenAI({ apiKey: FAKE_OPENAI_KEY });
+  fake = await startFakeOpenAI({ apiKey: FAKE_OPENAI_KEY, embeddingDimensions: { 'nomic-embed-text': 768, 'wide-embed': 3072 } });
 });
 afterAll(() => fake.close());
 beforeEach(() => fake.reset());
@@ -58,6 +58,30 @@ describe('openai embedding provider', () => {
     await provider({ OPENAI_EMBEDDING_MODEL: 'text-embedding-ada-002' }).embed(['hello']);
     expect(fake.requests.embeddings[0]!.body).not.toHaveProperty('dimensions');
     expect(provider({ OPENAI_EMBEDDING_MODEL: 'some-local-model' }).costPer1kTokens).toBe(0);
+  });
+
+  it("pads a smaller model's vectors to 1536 dimensions with zeros, keeping every cosine, and refuses a wider one", async () => {
+    const inputs = ['How do I reset my password?', 'reset the password of my account', 'Contact sales'];
+    const { vectors } = await provider({ OPENAI_EMBEDDING_MODEL: 'nomic-embed-text' }).embed(inputs);
+    expect(fake.requests.embeddings[0]!.body).not.toHaveProperty('dimensions');
+    const dot = (a: number[], b: number[]) => a.reduce((n, x, d) => n + x * (b[d] as number), 0);
+    const native = inputs.map((t) => fakeEmbedding(t, 768));
+    for (const [i, v] of vectors.entries()) {
+      expect(v).toHaveLength(1536);
+      expect(v.slice(768).every((x) => x === 0)).toBe(true);
+      expect(Math.max(...v.slice(0, 768).map((x, d) => Math.abs(x - native[i]![d]!)))).toBeLessThan(1e-6);
+      expect(dot(v, v)).toBeCloseTo(1, 5);
+    }
+    // The cosines the model gives, unchanged: the paraphrase is closer than the other question.
+    expect(dot(vectors[0]!, vectors[1]!)).toBeCloseTo(dot(native[0]!, native[1]!), 5);
+    expect(dot(vectors[0]!, vectors[1]!)).toBeGreaterThan(dot(vectors[0]!, vectors[2]!));
+
+    const error = await provider({ OPENAI_EMBEDDING_MODEL: 'wide-embed' })
+      .embed(['x'])
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as ProviderError).retryable).toBe(false);
+    expect((error as ProviderError).message).toMatch(/3072-dimension vector.*at most 1536.*OPENAI_EMBEDDING_MODEL/);
   });
 
   it('fills a full batch planned at the API bounds in one accepted request', async () => {

@@ -45,6 +45,8 @@ export interface RecordedEmbeddingRequest {
 export interface FakeOpenAIOptions {
   /** The key it accepts (a request with another gets the API's 401, which echoes a masked key); default: one of its own, in `env`. */
   apiKey?: string;
+  /** Vector size per model (a self-hosted model's 768, a large one's 3072); default 1536. A request's `dimensions` wins. */
+  embeddingDimensions?: Record<string, number>;
 }
 
 export interface FakeOpenAI {
@@ -67,11 +69,11 @@ export interface FakeOpenAI {
 }
 
 /** The fake's vector for a text: deterministic, lexical (shared words → close vectors), unit length. */
-export function fakeEmbedding(text: string): number[] {
-  const v = new Array<number>(DIMS).fill(0);
+export function fakeEmbedding(text: string, dims = DIMS): number[] {
+  const v = new Array<number>(dims).fill(0);
   for (const word of text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
     const h = createHash('sha1').update(word).digest();
-    const i = h.readUInt32LE(0) % DIMS;
+    const i = h.readUInt32LE(0) % dims;
     v[i] = (v[i] ?? 0) + (h[4]! & 1 ? 1 : -1);
   }
   const norm = Math.hypot(...v) || 1;
@@ -177,10 +179,14 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
       return apiError(res, 400, problem);
     }
     const base64 = body.encoding_format === 'base64';
+    const dims = typeof body.dimensions === 'number' ? body.dimensions : (options.embeddingDimensions?.[String(body.model)] ?? DIMS);
     json(res, 200, {
       object: 'list',
       model: body.model,
-      data: texts.map((t, index) => ({ object: 'embedding', index, embedding: base64 ? toBase64(fakeEmbedding(t)) : fakeEmbedding(t) })),
+      data: texts.map((t, index) => {
+        const vector = fakeEmbedding(t, dims);
+        return { object: 'embedding', index, embedding: base64 ? toBase64(vector) : vector };
+      }),
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     });
   }
