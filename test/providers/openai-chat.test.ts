@@ -229,3 +229,49 @@ describe('openai chat provider: rewriteQuery()', () => {
     expect((error as ProviderError).message).not.toMatch(/sk-not|y-42/);
   });
 });
+
+describe('openai chat provider: a model the server runs without tools', () => {
+  // Ollama answers a request offering tools to such a model with a 400; vLLM without tool parsing too.
+  let ollama: FakeOpenAI;
+  beforeAll(async () => {
+    ollama = await startFakeOpenAI({ apiKey: FAKE_OPENAI_KEY, chatModelsWithoutTools: ['gemma2:2b'] });
+  });
+  afterAll(() => ollama.close());
+  const toolless = () =>
+    createChatProvider(loadConfig({ ...ollama.env, OPENAI_CHAT_MODEL: 'gemma2:2b', OPENAI_MAX_RETRIES: '0', OPENAI_TIMEOUT_MS: '5000' }));
+
+  it('asks again without the tool, then only without it, and reads lead intent with the offline classifier', async () => {
+    const p = toolless();
+    const first = await p.answer(input());
+    expect(first.answer).toMatch(/Based on the site \[1\]/);
+    expect(first.usedPassageIds).toEqual(['doc-hours']);
+    expect(first.leadCaptureIntent).toBe(false);
+    expect(ollama.requests.chat.map((r) => [r.status, Boolean(r.body.tools)])).toEqual([
+      [400, true],
+      [200, false],
+    ]);
+
+    // Remembered: one request an answer from then on, streamed too.
+    ollama.reset();
+    const { done } = await collect(p.stream(input({ message: 'Please call me back about a quote', query: 'quote' })));
+    expect(done[0]?.leadCaptureIntent).toBe(true);
+    expect(ollama.requests.chat.map((r) => [r.status, Boolean(r.body.tools)])).toEqual([[200, false]]);
+  });
+
+  it('retries a stream without the tool too, and still fails on other errors', async () => {
+    ollama.reset();
+    const { done } = await collect(toolless().stream(input()));
+    expect(done[0]?.usedPassageIds).toEqual(['doc-hours']);
+    expect(ollama.requests.chat.map((r) => r.status)).toEqual([400, 200]);
+
+    // A model that takes tools keeps them; a 400 about something else is not retried.
+    ollama.reset();
+    const withTools = createChatProvider(loadConfig({ ...ollama.env, OPENAI_MAX_RETRIES: '0', OPENAI_TIMEOUT_MS: '5000' }));
+    await withTools.answer(input());
+    expect(ollama.requests.chat.map((r) => [r.status, Boolean(r.body.tools)])).toEqual([[200, true]]);
+    ollama.reset();
+    ollama.faults.chat.push({ status: 400 });
+    await expect(toolless().answer(input())).rejects.toBeInstanceOf(ProviderError);
+    expect(ollama.requests.chat).toHaveLength(1);
+  });
+});

@@ -47,6 +47,8 @@ export interface FakeOpenAIOptions {
   apiKey?: string;
   /** Vector size per model (a self-hosted model's 768, a large one's 3072); default 1536. A request's `dimensions` wins. */
   embeddingDimensions?: Record<string, number>;
+  /** Chat models that take no tools: a request offering one gets the 400 Ollama answers for them. */
+  chatModelsWithoutTools?: string[];
 }
 
 export interface FakeOpenAI {
@@ -202,6 +204,10 @@ export async function startFakeOpenAI(options: FakeOpenAIOptions = {}): Promise<
     if (!Array.isArray(body.messages) || body.messages.length === 0) {
       record.status = 400;
       return apiError(res, 400, "'messages' must be a non-empty array");
+    }
+    if (body.tools?.length && options.chatModelsWithoutTools?.includes(String(body.model))) {
+      record.status = 400;
+      return apiError(res, 400, `registry.ollama.ai/library/${String(body.model)} does not support tools`);
     }
     const reply = await fake.chatHandler(body);
     const promptTokens = body.messages.reduce((n, m) => n + tokensOf(m.content ?? '') + 4, 0);

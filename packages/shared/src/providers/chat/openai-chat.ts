@@ -1,6 +1,7 @@
 import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionMessageToolCall } from 'openai/resources/chat/completions';
 import type { Config } from '../../config.ts';
+import { detectLeadIntent } from '../../intent/classifier.ts';
 import { createOpenAIClient, toProviderError } from '../openai-client.ts';
 import { chatCostUsd } from '../pricing.ts';
 import { contactOfferReply, dontKnowReply, replyLanguage, soundsLikeDontKnow } from './canned-replies.ts';
@@ -12,6 +13,10 @@ import { answerMessages, REQUEST_CONTACT_TOOL, requestContactTool, rewriteMessag
  * Answers through the official SDK's chat completions (any OpenAI-compatible server). One request
  * per answer: lead intent arrives as a `request_contact` tool call in the same completion, and when
  * the model only calls the tool, the tool's `reply` argument is the answer (no second round trip).
+ *
+ * A server that refuses tools for the model (Ollama's "does not support tools", vLLM without
+ * tool parsing: a 400 naming tools) is asked again without them, and from then on this process asks
+ * it without them; lead intent then comes from the offline classifier, as with the extractive answer.
  */
 
 /** When nothing was cited and the model did not say it doesn't know: the passages it most likely used. */
@@ -19,6 +24,8 @@ export const UNCITED_FALLBACK_PASSAGES = 2;
 const REWRITE_MAX_TOKENS = 80;
 
 interface Collected {
+  /** Sent without the contact tool (the server refuses tools): intent is the classifier's. */
+  toolless: boolean;
   content: string;
   cited: number[];
   toolArguments: string[];
@@ -40,18 +47,36 @@ export function createOpenAIChatProvider(config: Config, client: OpenAI = create
         }
       : undefined;
 
-  const requestBody = (input: ChatInput) => ({
+  // Set once the server has refused the contact tool for this model.
+  let toolsRefused = false;
+  const requestBody = (input: ChatInput, toolless: boolean) => ({
     model,
     messages: answerMessages(input),
-    tools: [requestContactTool],
-    tool_choice: 'auto' as const,
+    ...(toolless ? {} : { tools: [requestContactTool], tool_choice: 'auto' as const }),
     temperature: config.OPENAI_CHAT_TEMPERATURE,
     max_completion_tokens: config.OPENAI_CHAT_MAX_TOKENS,
   });
 
+  /** One completion request, asked again without the tool when the server refuses tools. */
+  async function create<T>(send: (toolless: boolean) => Promise<T>): Promise<{ result: T; toolless: boolean }> {
+    const toolless = toolsRefused;
+    try {
+      return { result: await send(toolless), toolless };
+    } catch (err) {
+      if (toolless || !refusesTools(err)) throw toProviderError(err, 'chat', model, secret);
+      toolsRefused = true;
+    }
+    try {
+      return { result: await send(true), toolless: true };
+    } catch (err) {
+      throw toProviderError(err, 'chat', model, secret);
+    }
+  }
+
   /** Turns what the model produced into the provider's output; `tail` is text to append (for streams). */
   function finish(input: ChatInput, c: Collected): { output: ChatOutput; tail: string } {
-    const leadCaptureIntent = c.toolArguments.length > 0 || input.contactRequested === true;
+    const leadCaptureIntent =
+      c.toolArguments.length > 0 || input.contactRequested === true || (c.toolless && detectLeadIntent(input.message));
     const lang = replyLanguage(input.message, input.history);
     let answer = c.content;
     let tail = '';
@@ -70,16 +95,15 @@ export function createOpenAIChatProvider(config: Config, client: OpenAI = create
   }
 
   async function answer(input: ChatInput): Promise<ChatOutput> {
-    let completion: ChatCompletion;
-    try {
-      completion = await client.chat.completions.create({ ...requestBody(input), stream: false }, { signal: input.signal });
-    } catch (err) {
-      throw toProviderError(err, 'chat', model, secret);
-    }
+    const { result: completion, toolless } = await create(
+      (withoutTools): Promise<ChatCompletion> =>
+        client.chat.completions.create({ ...requestBody(input, withoutTools), stream: false }, { signal: input.signal }),
+    );
     const message = completion.choices[0]?.message;
     const renumberer = new CitationRenumberer(input.passages);
     const content = renumberer.push(message?.content ?? '') + renumberer.flush();
     return finish(input, {
+      toolless,
       content,
       cited: renumberer.cited,
       toolArguments: leadToolArguments(message?.tool_calls),
@@ -89,15 +113,13 @@ export function createOpenAIChatProvider(config: Config, client: OpenAI = create
   }
 
   async function* stream(input: ChatInput): AsyncIterable<ChatStreamEvent> {
-    let chunks: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>;
-    try {
-      chunks = await client.chat.completions.create(
-        { ...requestBody(input), stream: true, stream_options: { include_usage: true } },
-        { signal: input.signal },
-      );
-    } catch (err) {
-      throw toProviderError(err, 'chat', model, secret);
-    }
+    const { result: chunks, toolless } = await create(
+      (withoutTools): Promise<AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>> =>
+        client.chat.completions.create(
+          { ...requestBody(input, withoutTools), stream: true, stream_options: { include_usage: true } },
+          { signal: input.signal },
+        ),
+    );
     const renumberer = new CitationRenumberer(input.passages);
     const toolCalls = new Map<number, { name: string; arguments: string }>();
     let content = '';
@@ -132,7 +154,7 @@ export function createOpenAIChatProvider(config: Config, client: OpenAI = create
       yield { type: 'token', text: rest };
     }
     const toolArguments = [...toolCalls.values()].filter((t) => t.name === REQUEST_CONTACT_TOOL).map((t) => t.arguments);
-    const { output, tail } = finish(input, { content, cited: renumberer.cited, toolArguments, usage, model: usedModel });
+    const { output, tail } = finish(input, { toolless, content, cited: renumberer.cited, toolArguments, usage, model: usedModel });
     if (tail) yield { type: 'token', text: tail };
     yield { type: 'done', output };
   }
@@ -158,6 +180,12 @@ export function createOpenAIChatProvider(config: Config, client: OpenAI = create
   }
 
   return { kind: 'openai', model, answer, stream, rewriteQuery };
+}
+
+/** A 400 saying the model or server takes no tools ("… does not support tools", "tool choice requires …"). */
+function refusesTools(err: unknown): boolean {
+  const e = err as { status?: unknown; message?: unknown };
+  return e.status === 400 && typeof e.message === 'string' && /\btools?\b|tool_choice|function call/i.test(e.message);
 }
 
 function leadToolArguments(calls: ChatCompletionMessageToolCall[] | undefined): string[] {
