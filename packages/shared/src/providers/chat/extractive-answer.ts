@@ -97,9 +97,10 @@ export function coverage(terms: QueryTerm[], textTerms: Term[]): number {
 }
 
 // Latin-style ends need a space and a capital (or a digit, quote, bracket) after them ("e.g. foo"
-// is not an end); CJK ends are followed by no space at all.
+// is not an end), and "i.e." and "e.g." end none ("a path (i.e. 'pkg.Backend')"); CJK ends are
+// followed by no space at all.
 const UNSPACED_TEXT = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]/u;
-const SENTENCE_END = /(?<=[。！？])\s*|(?<=[.!?])\s+(?=[\p{Lu}\p{N}"'“(¿¡`])/u;
+const SENTENCE_END = /(?<=[。！？])\s*|(?<=[.!?])(?<!\b[ieIE]\.[egEG]\.)\s+(?=[\p{Lu}\p{N}"'“(¿¡`])/u;
 const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
 /**
  * A line of code or a statement, not a sentence about it: a statement's end, an assignment, a shell,
@@ -206,6 +207,8 @@ export function codeExampleAt(sentences: Sentence[], index: number): { end: numb
   const block = lineBlockAt(sentences, index);
   if (!block) return undefined;
   const { lines } = block;
+  // A bare option ("--soft", its description below it) is the term of a definition list, not an example.
+  if (lines.length === 1 && /^--?[\w-]+$/.test(lines[0] as string)) return undefined;
   // An API reference's parameter list ("model <string>") is not an example either.
   if (
     lines.length > CODE_LINES ||
@@ -214,6 +217,29 @@ export function codeExampleAt(sentences: Sentence[], index: number): { end: numb
   )
     return undefined;
   return block;
+}
+
+/** Items at most of a list quoted after the sentence that introduces it; their words at most each. */
+const LIST_ITEMS = 8;
+const LIST_ITEM_WORDS = 8;
+
+/**
+ * The list a sentence ending in a colon introduces, when its items are short lines of their own that
+ * are not sentences ("The built-in template backends are:" and "'…DjangoTemplates'", "'…Jinja2'"):
+ * two or more, each its own block, quoted after the colon — the first alone would read as the only one.
+ */
+export function listItemsAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
+  const lines: string[] = [];
+  let end = index;
+  for (; end < sentences.length; end++) {
+    const s = sentences[end] as Sentence;
+    const item = s.blockStart && s.line && !s.prose && s.words <= LIST_ITEM_WORDS && !TYPED_PARAMETER.test(s.text) && !/:$/.test(s.text);
+    // An item is a block of one line: the next one starts a block too, or the text ends.
+    const alone = sentences[end + 1] === undefined || (sentences[end + 1] as Sentence).blockStart;
+    if (!item || !alone) break;
+    lines.push(s.text);
+  }
+  return lines.length >= 2 && lines.length <= LIST_ITEMS ? { end, lines } : undefined;
 }
 
 /** Contact lines at most after a sentence that introduces them. */
@@ -411,6 +437,15 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
         last.text = `${last.text} ${contact.lines.map(keepTogether).join('; ')}`.replace(/(?<![.!?])$/, '.');
         words += contactWords;
         i = contact.end - 1;
+        continue;
+      }
+      const list = introduced ? listItemsAt(sentences, i) : undefined;
+      if (list && last) {
+        const listWords = list.lines.join(' ').split(' ').length;
+        if (words + listWords > budget) break;
+        last.text = `${last.text} ${list.lines.join(', ')}.`;
+        words += listWords;
+        i = list.end - 1;
         continue;
       }
       const example = introduced ? codeExampleAt(sentences, i) : undefined;
