@@ -203,33 +203,43 @@ describe('composeAnswer with a code example', () => {
   });
 
   it('quotes a list of short items after its colon, and no list, heading or parameter line as if it were an example', () => {
-    const list = 'You can change a table in several ways, listed here:\n\nAdd columns\n\nRemove columns\n\nRename tables';
-    expect(composeAnswer('ways to change a table', [passage('a', 'https://s/ddl', list)]).text).toBe(
-      'You can change a table in several ways, listed here: Add columns, Remove columns, Rename tables. [1]',
-    );
-    // The first item alone would read as the only one.
-    const backends = [
-      'The built-in template backends are:',
-      "'django.template.backends.django.DjangoTemplates'",
-      "'django.template.backends.jinja2.Jinja2'",
-      "You can use a backend that doesn't ship with Django by setting BACKEND to a fully-qualified path (i.e. 'mypackage.whatever.Backend').",
-    ].join('\n\n');
-    expect(composeAnswer('which template backends are built in', [passage('a', 'https://s/settings', backends)]).text).toBe(
-      "The built-in template backends are: 'django.template.backends.django.DjangoTemplates', 'django.template.backends.jinja2.Jinja2'. You can use a backend that doesn't ship with Django by setting BACKEND to a fully-qualified path (i.e. 'mypackage.whatever.Backend'). [1]",
-    );
-    // A bare option is the term of a definition list: what introduces the list ends the quote, and goes.
-    const modes = [
-      'This form resets the current branch head to the given commit. If the mode is omitted, it defaults to --mixed. The mode must be one of the following:',
-      '--soft',
-      'Does not touch the index file or the working tree at all.',
-    ].join('\n\n');
-    expect(composeAnswer('how does reset move the branch head', [passage('a', 'https://s/reset', modes)]).text).toBe(
-      'This form resets the current branch head to the given commit. If the mode is omitted, it defaults to --mixed. [1]',
-    );
-    const params = 'The properties included on each object of the cpus list include:\nmodel <string>\nspeed <number> (in MHz)';
-    expect(composeAnswer('properties of each cpus object', [passage('a', 'https://s/os', params)]).text).toBe(
-      'The properties included on each object of the cpus list include. [1]',
-    );
+    // [question, page, answer]
+    const cases: [string, string[], string][] = [
+      [
+        'ways to change a table',
+        ['You can change a table in several ways, listed here:', 'Add columns', 'Remove columns', 'Rename tables'],
+        'You can change a table in several ways, listed here: Add columns, Remove columns, Rename tables. [1]',
+      ],
+      // The first item alone would read as the only one.
+      [
+        'which template backends are built in',
+        [
+          'The built-in template backends are:',
+          "'django.template.backends.django.DjangoTemplates'",
+          "'django.template.backends.jinja2.Jinja2'",
+          "You can use a backend that doesn't ship with Django by setting BACKEND to a fully-qualified path (i.e. 'mypackage.whatever.Backend').",
+        ],
+        "The built-in template backends are: 'django.template.backends.django.DjangoTemplates', 'django.template.backends.jinja2.Jinja2'. You can use a backend that doesn't ship with Django by setting BACKEND to a fully-qualified path (i.e. 'mypackage.whatever.Backend'). [1]",
+      ],
+      // A bare option is the term of a definition list: what introduces the list ends the quote, and goes.
+      [
+        'how does reset move the branch head',
+        [
+          'This form resets the current branch head to the given commit. If the mode is omitted, it defaults to --mixed. The mode must be one of the following:',
+          '--soft',
+          'Does not touch the index file or the working tree at all.',
+        ],
+        'This form resets the current branch head to the given commit. If the mode is omitted, it defaults to --mixed. [1]',
+      ],
+      // Parameter lines of an API reference, on consecutive lines: no list, no example.
+      [
+        'properties of each cpus object',
+        ['The properties included on each object of the cpus list include:\nmodel <string>\nspeed <number> (in MHz)'],
+        'The properties included on each object of the cpus list include. [1]',
+      ],
+    ];
+    for (const [question, page, answer] of cases)
+      expect(composeAnswer(question, [passage('a', 'https://s/page', page.join('\n\n'))]).text, question).toBe(answer);
   });
 });
 
