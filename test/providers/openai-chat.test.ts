@@ -250,6 +250,10 @@ describe('openai chat provider: a model the server runs without tools', () => {
       [400, true],
       [200, false],
     ]);
+    // The prompt asks for no call it cannot make.
+    expect(system(ollama.requests.chat[0]!.body)).toContain('call the request_contact tool');
+    expect(system(ollama.requests.chat[1]!.body)).not.toContain('request_contact');
+    expect(system(ollama.requests.chat[1]!.body)).toContain('say that someone from Acme Plumbing will get in touch');
 
     // Remembered: one request an answer from then on, streamed too.
     ollama.reset();

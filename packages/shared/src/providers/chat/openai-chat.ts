@@ -51,7 +51,7 @@ export function createOpenAIChatProvider(config: Config, client: OpenAI = create
   let toolsRefused = false;
   const requestBody = (input: ChatInput, toolless: boolean) => ({
     model,
-    messages: answerMessages(input),
+    messages: answerMessages({ ...input, toolless }),
     ...(toolless ? {} : { tools: [requestContactTool], tool_choice: 'auto' as const }),
     temperature: config.OPENAI_CHAT_TEMPERATURE,
     max_completion_tokens: config.OPENAI_CHAT_MAX_TOKENS,
