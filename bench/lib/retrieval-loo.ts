@@ -2,7 +2,7 @@
 // candidates are fetched once through the service's own search function, then every setting of a
 // grid is scored in memory; for each corpus, the setting best on the other corpora is scored on it.
 import { LOCAL_EMBEDDER_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
-import { answerablePassages, type RankedPassage, siteSpecificity } from '@kbchat/shared/chat/retrieval';
+import { answerablePassages, type RankedPassage, searchedQuery, siteSpecificity } from '@kbchat/shared/chat/retrieval';
 import type { Queryable } from '@kbchat/shared/db/pool';
 import { type CandidateResult, searchCandidates } from '@kbchat/shared/db/retrieval';
 import type { ChatTurn } from '@kbchat/shared/providers/chat/chat-provider';
@@ -39,13 +39,13 @@ export async function collectCases(db: Queryable, clientId: string, questions: Q
   const byId = new Map(questions.map((q) => [q.id, q]));
   const cases: Case[] = [];
   for (const q of questions) {
-    const query = queryOf(q, byId);
+    const searched = searchedQuery(queryOf(q, byId), q.question);
     const result = await searchCandidates(db, {
       latent: true,
       clientId,
       embeddingModel: LOCAL_EMBEDDING_MODEL,
-      embedding: embedLocal(query),
-      query,
+      embedding: embedLocal(queryOf(q, byId)),
+      query: searched.query,
       focus: q.question,
       k: 20,
       kText: 60,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForPrice, statesPrice } from './price-question.ts';
+import { asksForPrice, mayAskForPrice, statesPrice } from './price-question.ts';
 
 describe('price questions', () => {
   it.each([
@@ -22,6 +22,18 @@ describe('price questions', () => {
     'How much is a tune-up?',
   ])('%j does not', (message) => {
     expect(asksForPrice(message)).toBe(false);
+  });
+
+  it('takes "how much is/to/for" as maybe a price: preferred where stated, never declined for it', () => {
+    for (const message of [
+      'How much is a tune-up?',
+      'how much to rent a bike for a day',
+      '¿Cuánto es la reparación?',
+      'How much does it cost?',
+    ])
+      expect(mayAskForPrice(message), message).toBe(true);
+    for (const message of ['How much memory does a worker thread use?', 'Is a tune-up included?'])
+      expect(mayAskForPrice(message), message).toBe(false);
   });
 
   it('finds an amount with its currency, or "free of charge"', () => {

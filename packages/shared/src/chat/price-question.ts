@@ -31,6 +31,20 @@ export function asksForPrice(message: string): boolean {
   return ASKS_FOR_PRICE.test(foldForIntent(message));
 }
 
+/**
+ * "How much is a tune-up?", "how much to rent a bike": most likely a price, but "how much is the
+ * default heap size?" is not one. Not declined without an amount — only answered, when the best page
+ * states none, from the answer page that states one and holds every word of the question the best
+ * page holds (retrieval.ts).
+ */
+const MAY_ASK_FOR_PRICE =
+  /\bhow much (?:is|are|for|to|would|will|do|does|did)\b|\bcuanto (?:es|son|por)\b|\bcombien (?:pour|est)\b|\bwie ?viel (?:ist|fur)\b|\bquanto (?:e|sao|por)\b/;
+
+export function mayAskForPrice(message: string): boolean {
+  const folded = foldForIntent(message);
+  return ASKS_FOR_PRICE.test(folded) || MAY_ASK_FOR_PRICE.test(folded);
+}
+
 export function statesPrice(text: string): boolean {
   return STATES_PRICE.test(text);
 }

@@ -1,8 +1,9 @@
 import { normalizeUrl } from '../crawl/url.ts';
 import type { Pool } from '../db/pool.ts';
 import { type CandidateResult, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
+import { asksForContact, CONTACT_SEARCH_WORDS, statesContact } from './contact-question.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
-import { asksForPrice, statesPrice } from './price-question.ts';
+import { asksForPrice, mayAskForPrice, statesPrice } from './price-question.ts';
 import {
   absentShare,
   byScore,
@@ -13,6 +14,7 @@ import {
   type ScoredChunk,
   scoreChunks,
   sourcePages,
+  termWeights,
 } from './ranking.ts';
 
 /**
@@ -107,8 +109,7 @@ export async function retrieve(
   const params = settings.ranking ?? DEFAULT_RANKING;
   input = {
     ...input,
-    query: withoutMeasureWords(input.query),
-    ...(input.focus ? { focus: withoutMeasureWords(input.focus) } : {}),
+    ...searchedQuery(withoutMeasureWords(input.query), input.focus ? withoutMeasureWords(input.focus) : undefined),
   };
   const result = await searchCandidates(pool, {
     // The question's latent vector is folded in the same call.
@@ -137,6 +138,17 @@ export async function retrieve(
 }
 
 /**
+ * What is searched for a question: a question for the business's contact details ("where are you
+ * located") also searches the words a contact page uses, as context words (half weight, never
+ * absent), the visitor's own words staying the focus.
+ */
+export function searchedQuery(query: string, focus?: string): { query: string; focus?: string } {
+  const own = focus ?? query;
+  if (!asksForContact(own)) return focus === undefined ? { query } : { query, focus };
+  return { query: `${CONTACT_SEARCH_WORDS} ${query}`, focus: own };
+}
+
+/**
  * The passages to answer from, or none when the question is declined: most of its telling words are
  * on no page of the client (absentShare), or it asks for a price and the best page states none
  * (price-question.ts).
@@ -149,12 +161,60 @@ export function answerablePassages(
 ): { passages: RankedPassage[]; absent: number } {
   const params = settings.ranking ?? DEFAULT_RANKING;
   const absent = absentShare(result, params, { misspelt: new Set(result.misspelt), message });
+  // A question for the business's contact details is answered by the page that states them, whatever
+  // its words: none of the answer's pages states them, none is quoted.
+  const contact = asksForContact(message);
+  if (contact) {
+    const ranked = result.candidates.length === 0 ? [] : rankPassages(result.candidates, result, settings, pageUrl);
+    return { passages: pageFirst(ranked, (p) => statesContact(p.content, contact)) ?? [], absent };
+  }
   if (result.candidates.length === 0 || absent >= params.maxAbsentShare) return { passages: [], absent };
-  const passages = rankPassages(result.candidates, result, settings, pageUrl);
+  let passages = rankPassages(result.candidates, result, settings, pageUrl);
+  // "How much is a tune-up?": the home page names tune-ups, the repairs page says what one costs. An
+  // answer page stating an amount leads when it holds every word of the question the best page holds.
+  if (mayAskForPrice(message)) {
+    const held = wordsHeld(passages, result, params);
+    const best = held.get(passages[0]?.url ?? '') ?? new Set<number>();
+    passages =
+      pageFirst(
+        passages,
+        (p) => statesPrice(p.content),
+        (url) => [...best].every((i) => held.get(url)?.has(i)),
+      ) ?? passages;
+  }
   // The amount must be on the best page, the one the answer quotes first: another page's price is another thing's.
   const best = passages[0]?.url;
   if (asksForPrice(message) && !passages.some((p) => p.url === best && statesPrice(p.content))) return { passages: [], absent };
   return { passages, absent };
+}
+
+/**
+ * The passages with the first page that has a passage passing `states` (and `qualifies`) moved to the
+ * front, its passages first; unchanged when the best page passes; undefined when no page does.
+ */
+function pageFirst(
+  passages: RankedPassage[],
+  states: (p: RankedPassage) => boolean,
+  qualifies: (url: string) => boolean = () => true,
+): RankedPassage[] | undefined {
+  const url = passages.find((p) => states(p) && qualifies(p.url))?.url;
+  if (url === undefined) return undefined;
+  return [...passages.filter((p) => p.url === url), ...passages.filter((p) => p.url !== url)];
+}
+
+/** Per page of the passages: the visitor's own telling words (indices of the query's terms) it holds. */
+function wordsHeld(passages: RankedPassage[], stats: RankingStats, params: RankingParams): Map<string, Set<number>> {
+  const weights = termWeights(stats, params);
+  const held = new Map<string, Set<number>>();
+  for (const p of passages) {
+    const set = held.get(p.url) ?? new Set<number>();
+    weights.forEach((w, i) => {
+      if (w > 0 && stats.termFocus[i] !== false && ((p.termTf[i] ?? 0) > 0 || (p.termHead[i] ?? 0) > 0 || (p.termTitle[i] ?? 0) > 0))
+        set.add(i);
+    });
+    held.set(p.url, set);
+  }
+  return held;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { asksForContact, statesContact } from '../../chat/contact-question.ts';
 import { emailsIn, type Found, phonesIn } from '../../contact-details.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
 import { analyze, oneEditApart, type Term } from '../text/text-analysis.ts';
@@ -337,13 +338,21 @@ interface Scored {
   score: number;
 }
 
-function bestSentence(terms: QueryTerm[], sentences: Sentence[], passage: number, context: number): Scored | undefined {
+function bestSentence(
+  terms: QueryTerm[],
+  sentences: Sentence[],
+  passage: number,
+  context: number,
+  wanted?: (text: string) => boolean,
+): Scored | undefined {
   let best: Scored | undefined;
   sentences.forEach((s, index) => {
     if (!s.prose) return;
     // Long sentences cover more words by being long: a mild penalty past 40 words. A passage whose
-    // title or heading names the topic lifts its sentences a little.
-    const score = (coverage(terms, analyze(s.text)) * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40);
+    // title or heading names the topic lifts its sentences a little. A sentence stating what a
+    // contact question asks for (the address, the phone number) is the answer, whatever its words.
+    const score =
+      (coverage(terms, analyze(s.text)) * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) + (wanted?.(s.text) ? 1 : 0);
     if (!best || score > best.score) best = { passage, index, score };
   });
   return best;
@@ -364,8 +373,10 @@ export interface ExtractiveAnswer {
 export function composeAnswer(query: string, passages: ChatPassage[], site?: SiteSpecificity, message?: string): ExtractiveAnswer {
   const terms = queryTerms(query, site, message);
   const split = passages.map((p) => sentencesOf(p.content));
+  const contact = asksForContact(message ?? query);
+  const wanted = contact ? (text: string) => statesContact(text, contact) : undefined;
   const best = passages.map((p, i) =>
-    bestSentence(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`))),
+    bestSentence(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted),
   );
   const pageOf = (i: number) => (passages[i] as ChatPassage).url;
   const topPage = passages[0]?.url;

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { asksForContact, statesContact } from './contact-question.ts';
+
+describe('contact questions', () => {
+  it.each([
+    ['Where are you located?', 'address'],
+    ['where are you', 'address'],
+    ['Where is your shop?', 'address'],
+    ["What's your address?", 'address'],
+    ['¿Dónde están?', 'address'],
+    ['Où êtes-vous ?', 'address'],
+    ['Wo finde ich Sie?', 'address'],
+    ['Onde fica a loja?', 'address'],
+    ["what's your phone number", 'phone'],
+    ['What is the phone number?', 'phone'],
+    ['¿Cuál es su teléfono?', 'phone'],
+    ['Quel est votre numéro de téléphone ?', 'phone'],
+    ['Wie ist Ihre Telefonnummer?', 'phone'],
+    ['What is your email?', 'email'],
+    ['How can I reach you?', 'any'],
+    ['Comment vous contacter ?', 'any'],
+  ])('%j asks for the business’s %s', (message, kind) => {
+    expect(asksForContact(message)).toBe(kind);
+  });
+
+  it.each([
+    'How do I validate an email address in a form?',
+    'How do I send an email with Django?',
+    'Where are you storing my data?',
+    'Where is your config file on Linux?',
+    'What format should a phone number field use?',
+    'How do I get the remote address of a socket?',
+  ])('%j does not', (message) => {
+    expect(asksForContact(message)).toBeUndefined();
+  });
+
+  it('finds what is asked for in a page’s text', () => {
+    expect(statesContact('Harbour Bikes, 14 Clarence Esplanade, Southsea, Portsmouth PO5 3PB.', 'address')).toBe(true);
+    expect(statesContact('Besuchen Sie uns: Hauptstraße 5, 10115 Berlin.', 'address')).toBe(true);
+    expect(statesContact('Visit us at 350 Fifth Avenue, New York, NY 10118.', 'address')).toBe(true);
+    expect(statesContact('Call us on 023 9200 0000 or email hello@harbourbikes.example.', 'phone')).toBe(true);
+    expect(statesContact('Call us on 023 9200 0000.', 'email')).toBe(false);
+    expect(statesContact('Write to hello@harbourbikes.example.', 'any')).toBe(true);
+    // Documentation: numbers and addresses that are none of these.
+    for (const text of [
+      'The server listens on 127.0.0.1:5432 by default.',
+      'Released on 2021-04-06, version 3.2.1 fixes 12 bugs.',
+      'Set listen_addresses to the interfaces to listen on, a comma-separated list.',
+      'Use os.networkInterfaces() to get the address of each interface.',
+    ])
+      expect(statesContact(text, 'any'), text).toBe(false);
+  });
+});

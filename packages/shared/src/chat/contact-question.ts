@@ -1,0 +1,134 @@
+import { emailsIn, phonesIn } from '../contact-details.ts';
+import { foldForIntent } from '../intent/classifier.ts';
+
+/**
+ * A question for the business's own contact details — "where are you located", "what's your phone
+ * number", "how can I reach you" — is answered by the page that states them (docs/retrieval.md,
+ * "Contact questions"). Its words are rarely the page's: a contact page says "Where to find us" and
+ * "Call us on 023 9200 0000", not "located" or "number", so on a small site the absent-words rule
+ * declined the questions visitors ask most. The evidence is instead whether a page of the client
+ * states what is asked — a phone number, an e-mail address, a street address — which means the same
+ * on every site: a documentation site that prints none declines them.
+ */
+export type ContactKind = 'phone' | 'email' | 'address' | 'any';
+
+// English, Spanish, French, German and Portuguese (the lead classifier's languages), accents folded.
+// Each asks for the business's own details ("your", "you"): "how do I validate an email address" does not.
+const ASKS: [ContactKind, RegExp][] = [
+  [
+    'phone',
+    new RegExp(
+      [
+        String.raw`\byour (?:tele)?phone\b|\bthe (?:tele)?phone number\b|\byour (?:mobile|whatsapp|number)\b|\bnumber (?:to|i can|can i) call\b`,
+        String.raw`\bhow (?:can|do|could|should) i (?:call|phone|ring) (?:you|u)\b`,
+        String.raw`\b(?:su|tu|vuestro) (?:numero de )?telefono\b|\bel (?:numero de )?telefono\b`,
+        String.raw`\b(?:votre|ton) (?:numero de )?telephone\b|\ble numero de telephone\b`,
+        String.raw`\b(?:ihre|deine|eure) (?:telefonnummer|telefon|nummer)\b|\bdie telefonnummer\b`,
+        String.raw`\b(?:seu|teu) (?:numero de )?telefone\b|\bo (?:numero de )?telefone\b`,
+      ].join('|'),
+    ),
+  ],
+  [
+    'email',
+    new RegExp(
+      [
+        String.raw`\byour e-?mail\b|\b(?:can|do|could|should) i e-?mail (?:you|u)\b|\bthe e-?mail (?:address )?(?:of|for) (?:you|the (?:shop|store|office|company|business))\b`,
+        String.raw`\b(?:su|tu|vuestro) (?:correo|e-?mail)\b|\b(?:votre|ton) (?:adresse )?(?:e-?mail|courriel)\b`,
+        String.raw`\b(?:ihre|deine|eure) e-?mail\b|\b(?:seu|teu) e-?mail\b`,
+      ].join('|'),
+    ),
+  ],
+  [
+    'address',
+    new RegExp(
+      [
+        String.raw`\bwhere (?:are|r) (?:you|u|ya)(?: guys)? (?:located|based|situated)\b|\bwhere (?:are|r) (?:you|u|ya)(?: guys)?\s*[?!.]*$`,
+        String.raw`\bwhere (?:is|are) your (?:shop|store|office|offices|workshop|studio|clinic|practice|surgery|restaurant|hotel|salon|garage|showroom|location|premises|branch|branches|headquarters|building|warehouse)\b`,
+        String.raw`\bwhere can i find (?:you|u)\b`,
+        String.raw`\byour (?:address|location|premises)\b|\bhow (?:do|can) i get to (?:you|your)\b|\bdirections to (?:you|your)\b`,
+        String.raw`\bdonde (?:estan|estais|esta (?:la|el|su|tu)|se encuentran|os encontramos|queda)\b|\b(?:su|tu|vuestra) (?:direccion|ubicacion)\b`,
+        String.raw`\bou (?:etes[- ]vous|es[- ]tu|se trouve|vous trouver)\b|\b(?:votre|ton) adresse\b`,
+        String.raw`\bwo (?:sind sie|seid ihr|bist du|finde ich (?:sie|euch|dich)|befindet sich|liegt (?:ihr|euer|dein))\b|\b(?:ihre|deine|eure) (?:adresse|anschrift)\b`,
+        String.raw`\bonde (?:fica|ficam|estao|voces estao|esta (?:a|o) (?:loja|escritorio|oficina))\b|\b(?:seu|teu) endereco\b`,
+      ].join('|'),
+    ),
+  ],
+  [
+    'any',
+    new RegExp(
+      [
+        String.raw`\bhow (?:can|do|could|should) i (?:contact|reach|get in touch with) (?:you|u)\b|\byour contact (?:details|info|information)\b`,
+        String.raw`\bcomo (?:puedo )?(?:contactar(?:os|les|te)?|comunicarme con (?:ustedes|vosotros))\b|\bcomment (?:puis-je )?(?:vous )?(?:contacter|joindre)\b`,
+        String.raw`\bwie (?:kann ich sie|erreiche ich (?:sie|euch|dich))\b|\bcomo (?:posso )?(?:contactar|entrar em contato com|falar com) (?:voces|vos|a loja)\b`,
+      ].join('|'),
+    ),
+  ],
+];
+
+/** What the visitor asks for of the business's contact details, if anything. */
+export function asksForContact(message: string): ContactKind | undefined {
+  const folded = foldForIntent(message);
+  return ASKS.find(([, pattern]) => pattern.test(folded))?.[0];
+}
+
+/**
+ * A street address as pages write them: a house number and a street named as a street ("14 Clarence
+ * Esplanade", "350 Fifth Avenue", "12 rue de la Paix"), a street and its number ("Hauptstraße 5",
+ * "Calle Mayor 3", "Rua Augusta 24"), or a postcode written the UK's way ("PO5 3PB") or the US's
+ * (", NY 10118"). Documentation's numbers ("1 in a Value(),", "SELECT 55 AS") are none of these.
+ */
+const ADDRESS = new RegExp(
+  [
+    String.raw`\b\d{1,5}[a-z]?,?\s+(?:\p{Lu}[\p{L}'’.-]*\s+){0,3}(?:Street|St|Road|Rd|Avenue|Ave|Lane|Ln|Drive|Dr|Way|Boulevard|Blvd|Place|Pl|Square|Sq|Court|Ct|Terrace|Esplanade|Parade|Crescent|Close|Row|Highway|Hwy|Parkway|Pkwy|Walk|Quay|Wharf|Broadway|Plaza|Mews|Green|Gardens)\b`,
+    String.raw`\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|boulevard|bd|place|chemin|allée|impasse|quai|route|cours)\s`,
+    String.raw`\p{Lu}[\p{L}-]*(?:straße|strasse|str\.|weg|gasse|platz|allee|damm|ufer)\s+\d{1,4}[a-z]?\b`,
+    String.raw`\b(?:Calle|C/|Avenida|Avda\.|Av\.|Plaza|Paseo|Carrer|Rua|Travessa|Largo|Praça|Via|Viale|Piazza|Corso)\s+(?:[\p{L}'’.]+\s+){0,4}\d{1,4}\b`,
+    String.raw`\b[A-Z]{1,2}\d[A-Z\d]?\s\d[A-Z]{2}\b`,
+    String.raw`,\s*[A-Z]{2}\s\d{5}(?:-\d{4})?\b`,
+  ].join('|'),
+  'u',
+);
+
+// What stands before a phone number or an e-mail address a page gives for visitors ("Call us on",
+// "Phone:", "email", "Write to"), in the classifier's languages, accents folded.
+const PHONE_WORD =
+  /\b(?:call|phone|tel|telephone|mobile|whatsapp|ring|llame|llamar|llamenos|telefono|movil|appelez|appeler|telephonez|anrufen|rufen|telefon|mobil|ligue|ligar|telefone|celular)\b(?:\W+\w+){0,3}\W*$/;
+const EMAIL_WORD =
+  /\b(?:e-?mail|mail|write|contact|correo|escribenos|escriba|courriel|ecrivez|schreiben|kontakt|contato|escreva)\b(?:\W+\w+){0,3}\W*$/;
+// RFC 2606 / 6761 names are placeholders ("bob@example.com" in a tutorial), not the business's own.
+const PLACEHOLDER_DOMAIN = /@([a-z0-9-]+\.)*(example\.(com|net|org)|[a-z0-9-]+\.(test|invalid|localhost))$/i;
+
+function introduced(text: string, index: number, words: RegExp): boolean {
+  return words.test(foldForIntent(text.slice(Math.max(0, index - 40), index)));
+}
+
+function statesPhone(text: string): boolean {
+  return phonesIn(text).some(
+    (p) => (/^[+0(]/.test(p.text) || /^\d{3}[-.\s]\d{3}[-.\s]\d{4}$/.test(p.text)) && introduced(text, p.index, PHONE_WORD),
+  );
+}
+
+function statesEmail(text: string): boolean {
+  return emailsIn(text).some((e) => !PLACEHOLDER_DOMAIN.test(e.text) && introduced(text, e.index, EMAIL_WORD));
+}
+
+/** Whether a text states what was asked for: a phone number, an e-mail address, an address, or any of them. */
+export function statesContact(text: string, kind: ContactKind): boolean {
+  switch (kind) {
+    case 'phone':
+      return statesPhone(text);
+    case 'email':
+      return statesEmail(text);
+    case 'address':
+      return ADDRESS.test(text);
+    case 'any':
+      return statesPhone(text) || statesEmail(text) || ADDRESS.test(text);
+  }
+}
+
+/**
+ * Words searched beside a contact question's own, weighed as a follow-up's context words (half, and
+ * never counted as absent): what a contact page says in the site's language.
+ */
+export const CONTACT_SEARCH_WORDS =
+  'contact call phone email address find visit us contacto llamar teléfono dirección correo appeler téléphone adresse kontakt anrufen telefon contato telefone endereço';
