@@ -41,6 +41,10 @@ describe('demo site', () => {
     expect(sunday.body.answer).toMatch(/Sunday we open from 10am to 4pm/);
     const cars = await ask('Do you sell cars?');
     expect(cars.body.sources).toEqual([]);
+    // The shop lists helmets without the word "sell": the verb missing is no sign the site is not about it.
+    const helmets = await ask('Do you sell helmets?');
+    expect(helmets.body.answer).toContain('helmets from the shop floor');
+    expect(helmets.body.sources[0]?.url).toBe(`${kb.baseUrl}/demo-site`);
     // The questions visitors ask most, in words the site does not use ("located", "number").
     const contact = `${kb.baseUrl}/demo-site/contact.html`;
     for (const [question, said] of [
@@ -56,6 +60,14 @@ describe('demo site', () => {
         question,
       ).toEqual([contact]);
     }
+    // Small talk is answered in kind, without quoting the site, and is no knowledge gap.
+    const hi = await ask('hi');
+    expect(hi.body).toMatchObject({ answer: 'Hello! What would you like to know about Harbour Bikes?', sources: [] });
+    const thanks = await ask('Thanks!');
+    expect(thanks.body).toMatchObject({ answer: "You're welcome! Is there anything else I can help with?", sources: [] });
+    expect((await ask('¡Hola!')).body.answer).toBe('¡Hola! ¿Qué le gustaría saber sobre Harbour Bikes?');
+    const gaps = await api<{ items: { question: string }[] }>(kb.baseUrl, 'GET', `/api/admin/clients/${clientId}/knowledge-gaps`);
+    expect(gaps.body.items.map((g) => g.question)).toEqual(['Do you sell cars?']);
   });
 
   it('is not served in production', async () => {

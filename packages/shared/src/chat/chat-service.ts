@@ -10,7 +10,7 @@ import { detectLeadIntent } from '../intent/classifier.ts';
 import { acceptsContactOffer, isContactRequestOnly } from '../intent/conversation.ts';
 import type { Logger } from '../logger.ts';
 import { CURATED_URL_PREFIX } from '../pipeline/curated-answers.ts';
-import { contactOfferReply, replyLanguage } from '../providers/chat/canned-replies.ts';
+import { contactOfferReply, replyLanguage, smallTalkOf, smallTalkReply } from '../providers/chat/canned-replies.ts';
 import {
   type ChatInput,
   type ChatOutput,
@@ -52,7 +52,7 @@ export interface PreparedChat {
   /** What the answer may cite: the retrieved passages (and a curated answer's, first). */
   passages: Pick<RankedPassage, 'id' | 'url' | 'title'>[];
   usage: UsageEntry[];
-  /** Decided without a provider: the visitor said yes to the contact offer of the last reply. */
+  /** Decided without a provider: a yes to the contact offer of the last reply, or small talk ("thanks!"). */
   reply?: ChatOutput;
 }
 
@@ -127,6 +127,16 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       return { clientId, sessionId, input: base, passages: [], usage, reply };
     }
     if (isContactRequestOnly(req.message)) return { clientId, sessionId, input: base, passages: [], usage };
+    // "hi", "thanks!", "ok, bye": social, not a question — answered in kind, not with a quote of the site.
+    const talk = smallTalkOf(req.message);
+    if (talk) {
+      const reply: ChatOutput = {
+        answer: smallTalkReply(talk, req.client.name, replyLanguage(req.message, history)),
+        usedPassageIds: [],
+        leadCaptureIntent: false,
+      };
+      return { clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
+    }
 
     let query = req.message;
     if (history.length > 0) {

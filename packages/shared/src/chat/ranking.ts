@@ -240,6 +240,7 @@ export function absentShare(
     // "order.total", "{{ total|euro }}"): no site prints them, whatever it is about.
     if (
       stats.termFocus[i] === false ||
+      ((stats.termDf[i] ?? 0) === 0 && INTENT_STEMS.has(t)) ||
       isCompoundOf(t, terms) ||
       /\d/.test(t) ||
       /[./]/.test(t) ||
@@ -258,6 +259,13 @@ export function absentShare(
   });
   return mass > 0 ? absent / mass : 0;
 }
+
+/**
+ * Verbs of trade (stems): "do you *sell* helmets?" asks about helmets. A shop's pages list what it
+ * has without the verb ("Parts and accessories: tyres, tubes, lights, locks and helmets"), so the
+ * verb missing from them is no sign the site is not about the question; the thing missing is.
+ */
+const INTENT_STEMS = new Set(['sell', 'buy', 'purchas', 'offer', 'provid', 'stock', 'carri', 'suppli', 'avail']);
 
 /**
  * Words written with a capital inside (GraphQL, PyCharm, GeneratedField), and acronyms (AWS, RDS)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatCostUsd, embeddingPricePer1k } from '../pricing.ts';
-import { dontKnowReply, guessLanguage, soundsLikeDontKnow } from './canned-replies.ts';
+import { dontKnowReply, guessLanguage, smallTalkOf, smallTalkReply, soundsLikeDontKnow } from './canned-replies.ts';
 
 describe('guessLanguage', () => {
   it.each([
@@ -41,6 +41,43 @@ describe('canned replies', () => {
       expect(soundsLikeDontKnow(reply)).toBe(true);
     }
     expect(soundsLikeDontKnow('We are open Monday to Friday [1].')).toBe(false);
+  });
+});
+
+describe('small talk', () => {
+  it.each([
+    ['hi', 'greeting'],
+    ['Hello there!', 'greeting'],
+    ['Bom dia', 'greeting'],
+    ['thanks!', 'thanks'],
+    ['Thank you so much 🙏', 'thanks'],
+    ['ok, great', 'thanks'],
+    ['Danke schön!', 'thanks'],
+    ['Muchas gracias', 'thanks'],
+    ['no thanks', 'no'],
+    ['Non merci', 'no'],
+    ['ok thanks, bye', 'goodbye'],
+    ['Au revoir', 'goodbye'],
+  ])('%j is small talk: %s', (message, kind) => {
+    expect(smallTalkOf(message)).toBe(kind);
+  });
+
+  it.each([
+    'hi, do you repair e-bikes?',
+    'thanks, how much is a tune-up?',
+    'great service?',
+    'good bikes for kids',
+    'hello world program in node',
+    '',
+    '?!',
+  ])('%j is not', (message) => {
+    expect(smallTalkOf(message)).toBeUndefined();
+  });
+
+  it('replies in kind, in the visitor’s language, naming the client where it greets', () => {
+    expect(smallTalkReply('greeting', 'Harbour Bikes', 'en')).toBe('Hello! What would you like to know about Harbour Bikes?');
+    expect(smallTalkReply('thanks', 'Harbour Bikes', 'de')).toBe('Gern geschehen! Kann ich Ihnen sonst noch helfen?');
+    expect(smallTalkReply('goodbye', 'Harbour Bikes', 'fr')).toBe('Au revoir, et merci de votre visite chez Harbour Bikes !');
   });
 });
 

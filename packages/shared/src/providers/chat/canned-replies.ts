@@ -102,3 +102,95 @@ const DONT_KNOW =
 export function soundsLikeDontKnow(answer: string): boolean {
   return DONT_KNOW.test(answer);
 }
+
+/** A message that is only a greeting, a thank-you (or an "ok, great"), a "no thanks" or a goodbye. */
+export type SmallTalk = 'greeting' | 'thanks' | 'no' | 'goodbye';
+
+// Whole phrases, accents folded, in the widget's five languages. A message made of these alone is
+// social, not a question: quoting the site at "thanks!" reads as a bot that did not listen.
+const SMALL_TALK: [SmallTalk, string][] = [
+  [
+    'goodbye',
+    'bye|bye bye|goodbye|good bye|see you|see ya|cya|later|have a nice day|have a good day|adios|hasta luego|hasta pronto|chao|au revoir|a bientot|bonne journee|tschuss|auf wiedersehen|bis bald|schonen tag|tchau|ate logo|ate mais',
+  ],
+  [
+    'no',
+    'no|nope|nah|no thanks|no thank you|no thx|not now|no gracias|no muchas gracias|non|non merci|nein|nein danke|nao|nao obrigado|nao obrigada',
+  ],
+  [
+    'thanks',
+    'thanks|thank you|thank u|thx|ty|cheers|many thanks|thanks a lot|thanks so much|thank you so much|thank you very much|much appreciated|appreciated|ok|okay|k|kk|cool|great|nice|perfect|awesome|got it|alright|all right|good|gracias|muchas gracias|mil gracias|vale|genial|perfecto|merci|merci beaucoup|d accord|parfait|super|danke|danke schon|vielen dank|dankeschon|alles klar|prima|gut|obrigado|obrigada|muito obrigado|muito obrigada|otimo|beleza|perfeito|valeu',
+  ],
+  [
+    'greeting',
+    'hi|hello|hey|hiya|howdy|yo|hi there|hello there|hey there|good morning|good afternoon|good evening|hola|buenas|buenos dias|buenas tardes|buenas noches|bonjour|salut|bonsoir|hallo|guten tag|guten morgen|guten abend|servus|moin|ola|oi|bom dia|boa tarde|boa noite',
+  ],
+];
+const SMALL_TALK_KIND = new Map<string, SmallTalk>(
+  SMALL_TALK.flatMap(([kind, phrases]) => phrases.split('|').map((p) => [p, kind] as const)),
+);
+// Every phrase's first words ("thank", "thank you", "thank you so"): where a longer phrase may go on.
+const SMALL_TALK_PREFIXES = new Set(
+  [...SMALL_TALK_KIND.keys()].flatMap((p) => p.split(' ').map((_, i, words) => words.slice(0, i + 1).join(' '))),
+);
+
+export function smallTalkOf(message: string): SmallTalk | undefined {
+  const folded = message
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\s]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (!folded) return undefined;
+  // "ok thanks, bye": every part small talk; the kind of the last one answers it.
+  let kind: SmallTalk | undefined;
+  for (const part of folded.split(' ').reduce<string[]>(joinPhrases, [])) {
+    const found = SMALL_TALK_KIND.get(part);
+    if (!found) return undefined;
+    kind = found;
+  }
+  return kind;
+}
+
+// The words of a message grouped into the longest small-talk phrases ("thank you so much", "bom dia").
+function joinPhrases(parts: string[], word: string): string[] {
+  const last = parts.at(-1);
+  if (last !== undefined && SMALL_TALK_PREFIXES.has(`${last} ${word}`)) parts[parts.length - 1] = `${last} ${word}`;
+  else parts.push(word);
+  return parts;
+}
+
+export function smallTalkReply(kind: SmallTalk, clientName: string, lang: ReplyLanguage): string {
+  const replies: Record<SmallTalk, Record<ReplyLanguage, string>> = {
+    greeting: {
+      en: `Hello! What would you like to know about ${clientName}?`,
+      es: `¡Hola! ¿Qué le gustaría saber sobre ${clientName}?`,
+      fr: `Bonjour ! Que souhaitez-vous savoir sur ${clientName} ?`,
+      de: `Hallo! Was möchten Sie über ${clientName} wissen?`,
+      pt: `Olá! O que gostaria de saber sobre a ${clientName}?`,
+    },
+    thanks: {
+      en: "You're welcome! Is there anything else I can help with?",
+      es: '¡De nada! ¿Puedo ayudarle con algo más?',
+      fr: 'Avec plaisir ! Puis-je vous aider pour autre chose ?',
+      de: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?',
+      pt: 'De nada! Posso ajudar com mais alguma coisa?',
+    },
+    no: {
+      en: 'No problem. Is there anything else I can help with?',
+      es: 'De acuerdo. ¿Puedo ayudarle con algo más?',
+      fr: "D'accord. Puis-je vous aider pour autre chose ?",
+      de: 'Kein Problem. Kann ich Ihnen sonst noch helfen?',
+      pt: 'Sem problema. Posso ajudar com mais alguma coisa?',
+    },
+    goodbye: {
+      en: `Goodbye, and thank you for visiting ${clientName}!`,
+      es: `¡Hasta luego, y gracias por visitar ${clientName}!`,
+      fr: `Au revoir, et merci de votre visite chez ${clientName} !`,
+      de: `Auf Wiedersehen, und danke für Ihren Besuch bei ${clientName}!`,
+      pt: `Até logo, e obrigado pela visita à ${clientName}!`,
+    },
+  };
+  return replies[kind][lang];
+}
