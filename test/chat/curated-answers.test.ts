@@ -101,7 +101,14 @@ describe('knowledge gaps and curated answers', () => {
       expect(res.sources).toEqual([{ title: 'Do you sell skateboards?', url: 'https://bikes.example/skateboards' }]);
     }
     for (const nearMiss of ['Do you sell skateboard wheels?', 'Do you repair skateboards?']) {
-      expect((await chat(clientId, nearMiss)).answer, nearMiss).not.toBe(CURATED);
+      const r = await chat(clientId, nearMiss);
+      expect(r.answer, nearMiss).not.toBe(CURATED);
+      // Nor is the answer's hidden document quoted like a page (it quoted its question, "Do you sell skateboards? [1]").
+      expect(r.answer, nearMiss).not.toContain('Do you sell skateboards?');
+      expect(
+        r.sources.map((s) => s.url),
+        nearMiss,
+      ).not.toContain('https://bikes.example/skateboards');
     }
     list = await gaps(clientId);
     expect(list.map((g) => g.question)).not.toContain('do u sell skateboards');

@@ -41,6 +41,9 @@ describe('demo site', () => {
     expect(sunday.body.answer).toMatch(/Sunday we open from 10am to 4pm/);
     const cars = await ask('Do you sell cars?');
     expect(cars.body.sources).toEqual([]);
+    // A site of four pages lacks most words: one of two missing ("nearby") is no reason to decline.
+    const parking = await ask('Is there parking nearby?');
+    expect(parking.body.answer).toContain('Free parking for customers behind the shop');
     // The shop lists helmets without the word "sell": the verb missing is no sign the site is not about it.
     const helmets = await ask('Do you sell helmets?');
     expect(helmets.body.answer).toContain('helmets from the shop floor');

@@ -2,7 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { ClientRow } from '../db/clients.ts';
-import { type CuratedAnswerRow, curatedAnswerOfDocument, listCuratedAnswers, wordsElsewhere } from '../db/curated-answers.ts';
+import {
+  type CuratedAnswerRow,
+  curatedAnswerOfDocument,
+  curatedDocumentIds,
+  listCuratedAnswers,
+  wordsElsewhere,
+} from '../db/curated-answers.ts';
 import { appendTurns, recentMessages, type StoredTurn } from '../db/messages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { recordUsage, type UsageEntry } from '../db/usage.ts';
@@ -192,15 +198,36 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
     // A curated answer the question asks for (in its words, or retrieved first like a page) is the
     // answer: verbatim from the extractive provider, the first passage for a chat model.
+    // The offline answer quotes a curated answer's hidden document only as that answer, never like a
+    // page: a near-miss ranking it first ("Do you sell skateboard *wheels*?") quoted "Do you sell
+    // skateboards?". A chat model reads it as a passage like a page's and judges what it answers.
+    const hidden =
+      curatedAnswers.length > 0
+        ? await curatedDocumentIds(
+            pool,
+            clientId,
+            retrieved.passages.map((p) => p.id),
+          )
+        : new Set<string>();
+    const topId = retrieved.passages[0]?.id;
     const curated =
-      matchCurated(query, curatedAnswers)?.answer ?? (await retrievedCurated(clientId, query, retrieved.passages[0]?.id, curatedAnswers));
-    const retrievedPassages = retrieved.passages.map((p) => ({
-      id: p.id,
-      url: p.url,
-      title: p.title,
-      heading: p.heading,
-      content: p.content,
-    }));
+      matchCurated(query, curatedAnswers)?.answer ??
+      // Taken from the retrieval only when no more of the question is missing than a large site allows
+      // (a small site answers with more missing: its pages, not its curated answers, are then quoted).
+      (topId !== undefined &&
+      hidden.has(topId) &&
+      retrieved.absentShare < (settings.ranking?.maxAbsentShare ?? DEFAULT_RANKING.maxAbsentShare)
+        ? await retrievedCurated(clientId, query, topId, curatedAnswers)
+        : undefined);
+    const retrievedPassages = retrieved.passages
+      .filter((p) => chat.kind !== 'extractive' || !hidden.has(p.id))
+      .map((p) => ({
+        id: p.id,
+        url: p.url,
+        title: p.title,
+        heading: p.heading,
+        content: p.content,
+      }));
     const curatedPassage = curated ? curatedPassageOf(curated) : undefined;
     const passages = curatedPassage
       ? [curatedPassage, ...retrievedPassages.filter((p) => p.url !== curatedPassage.url)]

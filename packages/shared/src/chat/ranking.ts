@@ -92,10 +92,34 @@ export function termWeights(stats: RankingStats, params: RankingParams): number[
     // "whats" stems to "what", a stop word the documents' tsvectors never hold; "how much", "please",
     // "hmm" are how people talk, not what they ask about: none of them says anything.
     if (isStopWord(term) || CONVERSATIONAL.has(term)) return 0;
-    const df = stats.termDf[i] ?? 0;
-    const idf = n > 0 ? Math.log(1 + (n - Math.min(df, n) + 0.5) / (df + 0.5)) : 1;
-    return idf * (stats.termFocus[i] === false ? params.contextWeight : 1);
+    return idfOf(stats.termDf[i] ?? 0, n) * (stats.termFocus[i] === false ? params.contextWeight : 1);
   });
+}
+
+/** BM25's idf of a lexeme in `df` of the client's `n` chunks (1 before the first statistics refresh). */
+function idfOf(df: number, n: number): number {
+  return n > 0 ? Math.log(1 + (n - Math.min(df, n) + 0.5) / (df + 0.5)) : 1;
+}
+
+/** Chunks of a site at or above which `maxAbsentShare` is the limit; at or below SMALL_SITE_CHUNKS, SMALL_SITE_SHARE. */
+export const LARGE_SITE_CHUNKS = 1000;
+export const SMALL_SITE_CHUNKS = 20;
+/** More than half of the question missing: the limit on a small site. */
+export const SMALL_SITE_SHARE = 0.51;
+
+/**
+ * The absent share at which a question is declined on a site of `chunks` chunks. A site of a few
+ * pages uses a few hundred words: a word of an answerable question it lacks is the rule there, not
+ * the exception ("Do you have vegan *options*?" of a menu that marks dishes vegan; "*nearby*"
+ * parking, a "*kids* menu"), and its questions are short, so one such word of two was 0.5 of the
+ * question and declined it. There a question is declined when more of it is missing than present;
+ * from LARGE_SITE_CHUNKS up (the documentation sites the limit was chosen on), at maxAbsentShare;
+ * between them, in proportion to the logarithm of the size.
+ */
+export function absentLimit(params: RankingParams, chunks: number): number {
+  if (chunks <= 0 || chunks >= LARGE_SITE_CHUNKS) return params.maxAbsentShare;
+  const t = Math.min(1, Math.max(0, Math.log(chunks / SMALL_SITE_CHUNKS) / Math.log(LARGE_SITE_CHUNKS / SMALL_SITE_CHUNKS)));
+  return Math.max(params.maxAbsentShare, SMALL_SITE_SHARE + t * (params.maxAbsentShare - SMALL_SITE_SHARE));
 }
 
 /**
@@ -249,6 +273,10 @@ export function absentShare(
     )
       return;
     let w = weights[i] ?? 0;
+    // An absent word weighs as a word of one chunk would: absent is "rarer than anything the site
+    // says", not infinitely rare. On a site of thousands of chunks that changes little; on one of
+    // five, an absent word weighed twice the site's rarest one and one of two words decided alone.
+    if ((stats.termDf[i] ?? 0) === 0 && w > 0) w = idfOf(1, stats.corpusDocs);
     if ((stats.termDf[i] ?? 0) === 0 && !options.misspelt?.has(t)) {
       // A name the visitor typed (a product, a tool, an API) that the site never mentions says most
       // plainly that the site is not about it.

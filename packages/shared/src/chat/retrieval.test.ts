@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RetrievalCandidate } from '../db/retrieval.ts';
-import { absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K } from './ranking.ts';
+import { absentLimit, absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K } from './ranking.ts';
 import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf, withoutMeasureWords } from './retrieval.ts';
 
 let n = 0;
@@ -160,6 +160,30 @@ describe('absentShare (declining)', () => {
     expect(absentShare(code, DEFAULT_RANKING, { message: 'I write `order.total|euro` in templates: where does my function go?' })).toBe(0);
     // The same letters written as a word are a word the site lacks.
     expect(absentShare(extension, DEFAULT_RANKING, { message: 'compress file to gz stream' })).toBeGreaterThan(0);
+  });
+
+  it('declines on a small site only when more of the question is missing than present', () => {
+    // "Do you have vegan options?" of a four-page restaurant whose menu marks dishes vegan.
+    const small = stats(['vegan', 'option'], [1, 0], 4);
+    expect(absentShare(small, DEFAULT_RANKING)).toBeCloseTo(0.5, 5);
+    expect(absentShare(small, DEFAULT_RANKING)).toBeLessThan(absentLimit(DEFAULT_RANKING, 4));
+    // "Do you serve sushi?": all of it missing.
+    expect(absentShare(stats(['serv', 'sushi'], [0, 0], 4), DEFAULT_RANKING)).toBeGreaterThanOrEqual(absentLimit(DEFAULT_RANKING, 4));
+    // The same half missing on a documentation site of thousands of chunks is declined, as before.
+    const large = stats(['vegan', 'option'], [1, 0], 5000);
+    expect(absentShare(large, DEFAULT_RANKING)).toBeGreaterThanOrEqual(absentLimit(DEFAULT_RANKING, 5000));
+  });
+
+  it('sets the limit from the site’s size: maxAbsentShare from 1,000 chunks up, more than half up to 20, log-scaled between', () => {
+    expect(absentLimit(DEFAULT_RANKING, 10_000)).toBe(0.3);
+    expect(absentLimit(DEFAULT_RANKING, 1000)).toBe(0.3);
+    expect(absentLimit(DEFAULT_RANKING, 20)).toBeCloseTo(0.51, 5);
+    expect(absentLimit(DEFAULT_RANKING, 3)).toBeCloseTo(0.51, 5);
+    const mid = absentLimit(DEFAULT_RANKING, Math.round(Math.sqrt(20 * 1000)));
+    expect(mid).toBeCloseTo(0.405, 2);
+    // Before the first statistics refresh: the configured limit; "never decline" stays never.
+    expect(absentLimit(DEFAULT_RANKING, 0)).toBe(0.3);
+    expect(absentLimit({ ...DEFAULT_RANKING, maxAbsentShare: 1 }, 5)).toBe(1);
   });
 
   it('does not count interjections ("Cool. And…") as what the question is about', () => {

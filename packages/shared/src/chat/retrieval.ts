@@ -5,6 +5,7 @@ import { asksForContact, CONTACT_SEARCH_WORDS, statesContact } from './contact-q
 import { walkNearDuplicates } from './near-duplicates.ts';
 import { asksForPrice, mayAskForPrice, statesPrice } from './price-question.ts';
 import {
+  absentLimit,
   absentShare,
   byScore,
   DEFAULT_RANKING,
@@ -168,7 +169,7 @@ export function answerablePassages(
     const ranked = result.candidates.length === 0 ? [] : rankPassages(result.candidates, result, settings, pageUrl);
     return { passages: pageFirst(ranked, (p) => statesContact(p.content, contact)) ?? [], absent };
   }
-  if (result.candidates.length === 0 || absent >= params.maxAbsentShare) return { passages: [], absent };
+  if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs)) return { passages: [], absent };
   let passages = rankPassages(result.candidates, result, settings, pageUrl);
   // "How much is a tune-up?": the home page names tune-ups, the repairs page says what one costs. An
   // answer page stating an amount leads when it holds every word of the question the best page holds.

@@ -74,6 +74,18 @@ export async function curatedAnswerOfDocument(db: Queryable, clientId: string, d
   return rows[0];
 }
 
+/** Which of these documents of the client are curated answers' hidden documents. */
+export async function curatedDocumentIds(db: Queryable, clientId: string, documentIds: readonly string[]): Promise<Set<string>> {
+  const ids = documentIds.filter(isUuid);
+  if (ids.length === 0) return new Set();
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT d.id FROM documents d JOIN curated_answers c ON c.source_id = d.source_id AND c.client_id = d.client_id
+      WHERE d.id = ANY($1::uuid[]) AND d.client_id = $2`,
+    [ids, clientId],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
 /** Which of the words occur in the client's documents other than the given source's (full text, english). */
 export async function wordsElsewhere(db: Queryable, clientId: string, exceptSourceId: string | null, words: string[]): Promise<string[]> {
   if (words.length === 0) return [];
