@@ -157,6 +157,20 @@ describe('composeAnswer', () => {
   });
 });
 
+describe('composeAnswer when only a heading names the topic', () => {
+  it('quotes the section under the heading that holds the question’s word', () => {
+    const visit = [
+      'Opening times',
+      'Tuesday to Thursday 5pm to 10pm, Friday and Saturday noon to 11pm.',
+      'Takeaway and delivery',
+      'Pizza and pasta can be ordered for collection by phone. We deliver through Deliveroo within three miles.',
+    ].join('\n\n');
+    expect(composeAnswer('Do you do takeaway?', [passage('a', 'https://s/visit', visit)]).text).toBe(
+      'Takeaway and delivery: Pizza and pasta can be ordered for collection by phone. We deliver through Deliveroo within three miles. [1]',
+    );
+  });
+});
+
 describe('composeAnswer on a page that repeats itself', () => {
   it('quotes each sentence once', () => {
     const body =

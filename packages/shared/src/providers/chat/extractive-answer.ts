@@ -296,6 +296,20 @@ function bareHeading(text: string): string {
  * line above it in the passage, else the passage's section heading — "os.cpus()", "--amend",
  * "Refund policy". Empty when that is generic, long, or already in the quote.
  */
+/** A line that names a section: short, not prose, not code, a field ("Price: 20 €"), a parameter or a table header. */
+function isHeadingLine(s: Sentence): boolean {
+  return (
+    s.line &&
+    !s.prose &&
+    s.words <= 10 &&
+    !CODE.test(s.text) &&
+    !/[.,;:]$/.test(s.text) &&
+    !LABEL_LINE.test(s.text) &&
+    !TYPED_PARAMETER.test(s.text) &&
+    !NOT_A_HEADING.test(s.text)
+  );
+}
+
 function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quoted: string): string {
   let heading = passage.heading ?? '';
   for (let i = index - 1; i >= 0; i--) {
@@ -303,18 +317,8 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     // A "Label: value" line (Added in: v8.0.0, Returns: <Object[]>, Price: 20 €) is a field of the
     // section, not its name: the search goes on above it.
     // Nor is a parameter with its type ("options <Object>", "err <Error>"): the section it belongs to is above.
-    if (
-      s.line &&
-      !s.prose &&
-      s.words <= 10 &&
-      !CODE.test(s.text) &&
-      !/[.,;:]$/.test(s.text) &&
-      !LABEL_LINE.test(s.text) &&
-      !TYPED_PARAMETER.test(s.text) &&
-      !NOT_A_HEADING.test(s.text) &&
-      // A generic caption ("History", "Notes") heads a part of the section named above it.
-      !GENERIC_HEADING.test(bareHeading(s.text))
-    ) {
+    // A generic caption ("History", "Notes") heads a part of the section named above it.
+    if (isHeadingLine(s) && !GENERIC_HEADING.test(bareHeading(s.text))) {
       heading = s.text;
       break;
     }
@@ -338,6 +342,9 @@ interface Scored {
   score: number;
 }
 
+/** Far below any coverage a word gives: it orders only sentences that hold no word of the question. */
+const HEADING_TIE = 1e-3;
+
 function bestSentence(
   terms: QueryTerm[],
   sentences: Sentence[],
@@ -346,13 +353,22 @@ function bestSentence(
   wanted?: (text: string) => boolean,
 ): Scored | undefined {
   let best: Scored | undefined;
+  // How much of the question the heading line above a sentence holds ("Takeaway and delivery" above
+  // "Pizza and pasta can be ordered for collection"): it decides only between sentences holding none
+  // of the question's words, when only a heading names the topic. (Between sentences that hold some,
+  // it picked worse ones on the documentation sites.)
+  let under = 0;
   sentences.forEach((s, index) => {
+    if (isHeadingLine(s)) under = coverage(terms, analyze(bareHeading(s.text)));
     if (!s.prose) return;
     // Long sentences cover more words by being long: a mild penalty past 40 words. A passage whose
     // title or heading names the topic lifts its sentences a little. A sentence stating what a
     // contact question asks for (the address, the phone number) is the answer, whatever its words.
+    const covered = coverage(terms, analyze(s.text));
     const score =
-      (coverage(terms, analyze(s.text)) * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) + (wanted?.(s.text) ? 1 : 0);
+      (covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +
+      (wanted?.(s.text) ? 1 : 0) +
+      (covered === 0 ? HEADING_TIE * under : 0);
     if (!best || score > best.score) best = { passage, index, score };
   });
   return best;
