@@ -171,6 +171,15 @@ describe('composeAnswer when only a heading names the topic', () => {
   });
 });
 
+describe('composeAnswer on a price list', () => {
+  it('quotes a two-word line with its price as a sentence', () => {
+    const menu = 'Margherita £11. Diavola with spicy salami £13. Every pizza can be made with a gluten-free base for £2 extra.';
+    expect(composeAnswer('how much is a margherita', [passage('a', 'https://s/menu', menu)]).text).toMatch(/^Margherita £11\. /);
+    // Two words without a price are a heading or a label, as before.
+    expect(sentencesOf('Opening times.\n\nMargherita £11.').map((s) => s.prose)).toEqual([false, true]);
+  });
+});
+
 describe('composeAnswer on a page that repeats itself', () => {
   it('quotes each sentence once', () => {
     const body =

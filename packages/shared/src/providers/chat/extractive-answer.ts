@@ -1,4 +1,5 @@
 import { asksForContact, statesContact } from '../../chat/contact-question.ts';
+import { statesPrice } from '../../chat/price-question.ts';
 import { emailsIn, type Found, phonesIn } from '../../contact-details.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
 import { analyze, oneEditApart, type Term } from '../text/text-analysis.ts';
@@ -148,7 +149,8 @@ function isProse(text: string, words: number): boolean {
   }
   if (!ENDS_SENTENCE.test(text) || CODE.test(text)) return false;
   // Short lines are headings, labels and cells unless they end like a sentence ("It cannot be undone.").
-  if (words < 3 || (words < 5 && !/[.!?]$/.test(text))) return false;
+  // A price list's line is a sentence too ("Margherita £11."): it answers "how much is a margherita".
+  if ((words < 3 && !(words === 2 && /[.!]$/.test(text) && statesPrice(text))) || (words < 5 && !/[.!?]$/.test(text))) return false;
   const letters = (text.match(/\p{L}/gu) ?? []).length;
   if (letters < 0.6 * text.replace(/\s/g, '').length) return false;
   // A lower-case opening is the middle of a sentence or a table's cells ("identity_increment
