@@ -6,6 +6,7 @@ describe('contact questions', () => {
     ['Where are you located?', 'address'],
     ['where are you', 'address'],
     ['Where is your shop?', 'address'],
+    ['Where is the practice?', 'address'],
     ["What's your address?", 'address'],
     ['¿Dónde están?', 'address'],
     ['Où êtes-vous ?', 'address'],

@@ -43,7 +43,7 @@ const ASKS: [ContactKind, RegExp][] = [
     new RegExp(
       [
         String.raw`\bwhere (?:are|r) (?:you|u|ya)(?: guys)? (?:located|based|situated)\b|\bwhere (?:are|r) (?:you|u|ya)(?: guys)?\s*[?!.]*$`,
-        String.raw`\bwhere (?:is|are) your (?:shop|store|office|offices|workshop|studio|clinic|practice|surgery|restaurant|hotel|salon|garage|showroom|location|premises|branch|branches|headquarters|building|warehouse)\b`,
+        String.raw`\bwhere (?:is|are) (?:your|the) (?:shop|store|office|offices|workshop|studio|clinic|practice|surgery|restaurant|hotel|salon|garage|showroom|location|premises|branch|branches|headquarters|building|warehouse)\b`,
         String.raw`\bwhere can i find (?:you|u)\b`,
         String.raw`\byour (?:address|location|premises)\b|\bhow (?:do|can) i get to (?:you|your)\b|\bdirections to (?:you|your)\b`,
         String.raw`\bdonde (?:estan|estais|esta (?:la|el|su|tu)|se encuentran|os encontramos|queda)\b|\b(?:su|tu|vuestra) (?:direccion|ubicacion)\b`,

@@ -117,9 +117,18 @@ export const SMALL_SITE_SHARE = 0.51;
  * between them, in proportion to the logarithm of the size.
  */
 export function absentLimit(params: RankingParams, chunks: number): number {
-  if (chunks <= 0 || chunks >= LARGE_SITE_CHUNKS) return params.maxAbsentShare;
-  const t = Math.min(1, Math.max(0, Math.log(chunks / SMALL_SITE_CHUNKS) / Math.log(LARGE_SITE_CHUNKS / SMALL_SITE_CHUNKS)));
+  const t = siteSize(chunks);
   return Math.max(params.maxAbsentShare, SMALL_SITE_SHARE + t * (params.maxAbsentShare - SMALL_SITE_SHARE));
+}
+
+/**
+ * 0 for a site of SMALL_SITE_CHUNKS or fewer, 1 from LARGE_SITE_CHUNKS up (and before the first
+ * statistics refresh), log-scaled between: how far the site's word statistics mean anything. On a
+ * site of four chunks a word in two of them has half the idf of a word in one — noise, not evidence.
+ */
+function siteSize(chunks: number): number {
+  if (chunks <= 0 || chunks >= LARGE_SITE_CHUNKS) return 1;
+  return Math.min(1, Math.max(0, Math.log(chunks / SMALL_SITE_CHUNKS) / Math.log(LARGE_SITE_CHUNKS / SMALL_SITE_CHUNKS)));
 }
 
 /**
@@ -257,6 +266,7 @@ export function absentShare(
   );
   let mass = 0;
   let absent = 0;
+  const exponent = siteSize(stats.corpusDocs);
   terms.forEach((t, i) => {
     // Numbers and codes (an order number, "REF-3-a1b2c3", a version) are the visitor's particulars,
     // not the topic: a site that never printed them may still answer the question around them.
@@ -264,7 +274,7 @@ export function absentShare(
     // "order.total", "{{ total|euro }}"): no site prints them, whatever it is about.
     if (
       stats.termFocus[i] === false ||
-      ((stats.termDf[i] ?? 0) === 0 && INTENT_STEMS.has(t)) ||
+      ((stats.termDf[i] ?? 0) === 0 && (INTENT_STEMS.has(t) || WHEN_STEMS.has(t))) ||
       isCompoundOf(t, terms) ||
       /\d/.test(t) ||
       /[./]/.test(t) ||
@@ -277,6 +287,8 @@ export function absentShare(
     // says", not infinitely rare. On a site of thousands of chunks that changes little; on one of
     // five, an absent word weighed twice the site's rarest one and one of two words decided alone.
     if ((stats.termDf[i] ?? 0) === 0 && w > 0) w = idfOf(1, stats.corpusDocs);
+    // On a small site every word of the question counts alike (idf^0); from LARGE_SITE_CHUNKS up, by its idf.
+    if (w > 0) w **= exponent;
     if ((stats.termDf[i] ?? 0) === 0 && !options.misspelt?.has(t)) {
       // A name the visitor typed (a product, a tool, an API) that the site never mentions says most
       // plainly that the site is not about it.
@@ -294,6 +306,17 @@ export function absentShare(
  * verb missing from them is no sign the site is not about the question; the thing missing is.
  */
 const INTENT_STEMS = new Set(['sell', 'buy', 'purchas', 'offer', 'provid', 'stock', 'carri', 'suppli', 'avail']);
+
+/**
+ * When the visitor asks about (stems): a day, a month, a holiday. "Are you open on Saturday?" of a site
+ * that says "closed at weekends", "a table for tonight": like a number or an order code, the visitor's
+ * particulars, which a site that never names them may still answer.
+ */
+const WHEN_STEMS = new Set(
+  'monday tuesday wednesday thursday friday saturday sunday weekend weekday today tonight tomorrow januari februari march april june juli august septemb octob novemb decemb christma easter holiday'.split(
+    ' ',
+  ),
+);
 
 /**
  * Words written with a capital inside (GraphQL, PyCharm, GeneratedField), and acronyms (AWS, RDS)
