@@ -30,3 +30,11 @@ export function phonesIn(text: string): Found[] {
   }
   return out;
 }
+
+/**
+ * Phone numbers as a page gives them to visitors: opening with "+", "00", "0" or "(", or written
+ * 555-123-4567 — not a bare run of digits, which is more often an amount or an identifier.
+ */
+export function listedPhonesIn(text: string): Found[] {
+  return phonesIn(text).filter((p) => /^[+0(]/.test(p.text) || /^\d{3}[-.]\d{3}[-.]\d{4}$/.test(p.text));
+}

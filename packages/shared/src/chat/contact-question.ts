@@ -1,4 +1,4 @@
-import { emailsIn, phonesIn } from '../contact-details.ts';
+import { emailsIn, listedPhonesIn } from '../contact-details.ts';
 import { foldForIntent } from '../intent/classifier.ts';
 
 /**
@@ -103,9 +103,7 @@ function introduced(text: string, index: number, words: RegExp): boolean {
 }
 
 function statesPhone(text: string): boolean {
-  return phonesIn(text).some(
-    (p) => (/^[+0(]/.test(p.text) || /^\d{3}[-.\s]\d{3}[-.\s]\d{4}$/.test(p.text)) && introduced(text, p.index, PHONE_WORD),
-  );
+  return listedPhonesIn(text).some((p) => introduced(text, p.index, PHONE_WORD));
 }
 
 function statesEmail(text: string): boolean {

@@ -1,6 +1,6 @@
 import { asksForContact, statesContact } from '../../chat/contact-question.ts';
 import { statesPrice } from '../../chat/price-question.ts';
-import { emailsIn, type Found, phonesIn } from '../../contact-details.ts';
+import { emailsIn, type Found, listedPhonesIn } from '../../contact-details.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
 import { analyze, oneEditApart, type Term } from '../text/text-analysis.ts';
 import type { ChatPassage } from './chat-provider.ts';
@@ -120,8 +120,7 @@ const CODE =
  * leads to, and what a visitor asking how to reach someone needs.
  */
 function contactsIn(text: string): Found[] {
-  const phones = phonesIn(text).filter((p) => /^[+0(]/.test(p.text) || /^\d{3}[-.]\d{3}[-.]\d{4}$/.test(p.text));
-  return [...emailsIn(text), ...phones];
+  return [...emailsIn(text), ...listedPhonesIn(text)];
 }
 
 /** The contact details a text ends with, if any. */
