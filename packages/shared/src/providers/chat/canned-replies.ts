@@ -1,3 +1,4 @@
+import { foldForIntent } from '../../intent/classifier.ts';
 /**
  * The few sentences kbchat says itself rather than quoting the site: "I don't know" and the
  * contact offer. In the visitor's language when it is one of the widget's five (a guess from
@@ -37,12 +38,7 @@ const MARKERS: Record<ReplyLanguage, Set<string>> = {
  * the conversation so far) when no marker is found, and among tied languages when it is one of them.
  */
 export function guessLanguage(text: string, fallback: ReplyLanguage = 'en'): ReplyLanguage {
-  const words =
-    text
-      .normalize('NFKD')
-      .replace(/\p{M}+/gu, '')
-      .toLowerCase()
-      .match(/[\p{L}]+/gu) ?? [];
+  const words = foldForIntent(text).match(/[\p{L}]+/gu) ?? [];
   let best: ReplyLanguage = fallback;
   let bestScore = 0;
   // The fallback first, then English: ties go to them (English is the most common language of the
@@ -135,10 +131,7 @@ const SMALL_TALK_PREFIXES = new Set(
 );
 
 export function smallTalkOf(message: string): SmallTalk | undefined {
-  const folded = message
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '')
-    .toLowerCase()
+  const folded = foldForIntent(message)
     .replace(/[^\p{L}\s]+/gu, ' ')
     .replace(/\s+/g, ' ')
     .trim();
@@ -161,36 +154,38 @@ function joinPhrases(parts: string[], word: string): string[] {
   return parts;
 }
 
+/** The replies; {client} is the client's name. */
+const SMALL_TALK_REPLIES: Record<SmallTalk, Record<ReplyLanguage, string>> = {
+  greeting: {
+    en: `Hello! What would you like to know about {client}?`,
+    es: `¡Hola! ¿Qué le gustaría saber sobre {client}?`,
+    fr: `Bonjour ! Que souhaitez-vous savoir sur {client} ?`,
+    de: `Hallo! Was möchten Sie über {client} wissen?`,
+    pt: `Olá! O que gostaria de saber sobre a {client}?`,
+  },
+  thanks: {
+    en: "You're welcome! Is there anything else I can help with?",
+    es: '¡De nada! ¿Puedo ayudarle con algo más?',
+    fr: 'Avec plaisir ! Puis-je vous aider pour autre chose ?',
+    de: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?',
+    pt: 'De nada! Posso ajudar com mais alguma coisa?',
+  },
+  no: {
+    en: 'No problem. Is there anything else I can help with?',
+    es: 'De acuerdo. ¿Puedo ayudarle con algo más?',
+    fr: "D'accord. Puis-je vous aider pour autre chose ?",
+    de: 'Kein Problem. Kann ich Ihnen sonst noch helfen?',
+    pt: 'Sem problema. Posso ajudar com mais alguma coisa?',
+  },
+  goodbye: {
+    en: `Goodbye, and thank you for visiting {client}!`,
+    es: `¡Hasta luego, y gracias por visitar {client}!`,
+    fr: `Au revoir, et merci de votre visite chez {client} !`,
+    de: `Auf Wiedersehen, und danke für Ihren Besuch bei {client}!`,
+    pt: `Até logo, e obrigado pela visita à {client}!`,
+  },
+};
+
 export function smallTalkReply(kind: SmallTalk, clientName: string, lang: ReplyLanguage): string {
-  const replies: Record<SmallTalk, Record<ReplyLanguage, string>> = {
-    greeting: {
-      en: `Hello! What would you like to know about ${clientName}?`,
-      es: `¡Hola! ¿Qué le gustaría saber sobre ${clientName}?`,
-      fr: `Bonjour ! Que souhaitez-vous savoir sur ${clientName} ?`,
-      de: `Hallo! Was möchten Sie über ${clientName} wissen?`,
-      pt: `Olá! O que gostaria de saber sobre a ${clientName}?`,
-    },
-    thanks: {
-      en: "You're welcome! Is there anything else I can help with?",
-      es: '¡De nada! ¿Puedo ayudarle con algo más?',
-      fr: 'Avec plaisir ! Puis-je vous aider pour autre chose ?',
-      de: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?',
-      pt: 'De nada! Posso ajudar com mais alguma coisa?',
-    },
-    no: {
-      en: 'No problem. Is there anything else I can help with?',
-      es: 'De acuerdo. ¿Puedo ayudarle con algo más?',
-      fr: "D'accord. Puis-je vous aider pour autre chose ?",
-      de: 'Kein Problem. Kann ich Ihnen sonst noch helfen?',
-      pt: 'Sem problema. Posso ajudar com mais alguma coisa?',
-    },
-    goodbye: {
-      en: `Goodbye, and thank you for visiting ${clientName}!`,
-      es: `¡Hasta luego, y gracias por visitar ${clientName}!`,
-      fr: `Au revoir, et merci de votre visite chez ${clientName} !`,
-      de: `Auf Wiedersehen, und danke für Ihren Besuch bei ${clientName}!`,
-      pt: `Até logo, e obrigado pela visita à ${clientName}!`,
-    },
-  };
-  return replies[kind][lang];
+  return SMALL_TALK_REPLIES[kind][lang].replaceAll('{client}', clientName);
 }
