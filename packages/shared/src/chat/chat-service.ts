@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Config } from '../config.ts';
 import type { ClientRow } from '../db/clients.ts';
-import {
-  type CuratedAnswerRow,
-  curatedAnswerOfDocument,
-  curatedDocumentIds,
-  listCuratedAnswers,
-  wordsElsewhere,
-} from '../db/curated-answers.ts';
+import { type CuratedAnswerRow, curatedDocumentSources, listCuratedAnswers, wordsElsewhere } from '../db/curated-answers.ts';
 import { appendTurns, recentMessages, type StoredTurn } from '../db/messages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { recordUsage, type UsageEntry } from '../db/usage.ts';
@@ -203,12 +197,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     // skateboards?". A chat model reads it as a passage like a page's and judges what it answers.
     const hidden =
       curatedAnswers.length > 0
-        ? await curatedDocumentIds(
+        ? await curatedDocumentSources(
             pool,
             clientId,
             retrieved.passages.map((p) => p.id),
           )
-        : new Set<string>();
+        : new Map<string, string>();
     const topId = retrieved.passages[0]?.id;
     const curated =
       matchCurated(query, curatedAnswers)?.answer ??
@@ -217,7 +211,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       (topId !== undefined &&
       hidden.has(topId) &&
       retrieved.absentShare < (settings.ranking?.maxAbsentShare ?? DEFAULT_RANKING.maxAbsentShare)
-        ? await retrievedCurated(clientId, query, topId, curatedAnswers)
+        ? await retrievedCurated(
+            clientId,
+            query,
+            curatedAnswers.find((a) => a.source_id === hidden.get(topId)),
+          )
         : undefined);
     const retrievedPassages = retrieved.passages
       .filter((p) => chat.kind !== 'extractive' || !hidden.has(p.id))
@@ -254,19 +252,16 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   }
 
   /**
-   * A curated answer the retrieval ranked first, when the question asks for it (chat/curated.ts).
-   * Only asked when the client has curated answers (the list read at the start of the request): for
-   * the others the lookup can find nothing, and under load every round trip to Postgres is two
-   * more waits for a CPU (docs/performance.md, part load).
+   * The curated answer whose hidden document the retrieval ranked first (found in the list read at
+   * the start of the request), when the question asks for it (chat/curated.ts) and none of its other
+   * words is the site's elsewhere. Clients without curated answers never get here: under load every
+   * round trip to Postgres is two more waits for a CPU (docs/performance.md, part load).
    */
   async function retrievedCurated(
     clientId: string,
     query: string,
-    topId: string | undefined,
-    curatedAnswers: readonly CuratedAnswerRow[],
+    answer: CuratedAnswerRow | undefined,
   ): Promise<CuratedAnswerRow | undefined> {
-    if (!topId || curatedAnswers.length === 0) return undefined;
-    const answer = await curatedAnswerOfDocument(pool, clientId, topId);
     if (!answer) return undefined;
     const fit = retrievedCuratedFit(query, answer);
     if (!fit.asked) return undefined;

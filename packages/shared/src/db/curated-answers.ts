@@ -64,26 +64,20 @@ export async function deleteCuratedAnswerRow(db: Queryable, clientId: string, an
 }
 
 /** The curated answer a retrieved document belongs to, if any. */
-export async function curatedAnswerOfDocument(db: Queryable, clientId: string, documentId: string): Promise<CuratedAnswerRow | undefined> {
-  if (!isUuid(documentId)) return undefined;
-  const { rows } = await db.query<CuratedAnswerRow>(
-    `SELECT c.* FROM documents d JOIN curated_answers c ON c.source_id = d.source_id AND c.client_id = d.client_id
-      WHERE d.id = $1 AND d.client_id = $2`,
-    [documentId, clientId],
-  );
-  return rows[0];
-}
-
-/** Which of these documents of the client are curated answers' hidden documents. */
-export async function curatedDocumentIds(db: Queryable, clientId: string, documentIds: readonly string[]): Promise<Set<string>> {
+/** Which of these documents of the client are curated answers' hidden documents: each one's source id. */
+export async function curatedDocumentSources(
+  db: Queryable,
+  clientId: string,
+  documentIds: readonly string[],
+): Promise<Map<string, string>> {
   const ids = documentIds.filter(isUuid);
-  if (ids.length === 0) return new Set();
-  const { rows } = await db.query<{ id: string }>(
-    `SELECT d.id FROM documents d JOIN curated_answers c ON c.source_id = d.source_id AND c.client_id = d.client_id
+  if (ids.length === 0) return new Map();
+  const { rows } = await db.query<{ id: string; source_id: string }>(
+    `SELECT d.id, d.source_id FROM documents d JOIN curated_answers c ON c.source_id = d.source_id AND c.client_id = d.client_id
       WHERE d.id = ANY($1::uuid[]) AND d.client_id = $2`,
     [ids, clientId],
   );
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, r.source_id]));
 }
 
 /** Which of the words occur in the client's documents other than the given source's (full text, english). */
