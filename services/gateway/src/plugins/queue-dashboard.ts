@@ -1,6 +1,6 @@
 import { AppError, BadRequestError } from '@kbchat/shared/errors';
 import type { Queues } from '@kbchat/shared/runtime';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest, type HTTPMethods, LogController } from 'fastify';
 import { FASTIFY_CLIENT_ERRORS, registerErrorHandling } from './errors.ts';
 
 export const QUEUE_DASHBOARD_PATH = '/admin/queues';
@@ -78,7 +78,7 @@ async function buildBoard(admin: FastifyInstance, queues: Queues): Promise<Fasti
   // The gateway logs the request (at debug) as it arrives; this instance does not log it again.
   const app = Fastify({
     loggerInstance: admin.log,
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: admin.initialConfig.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
   });
