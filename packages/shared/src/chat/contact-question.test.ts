@@ -8,6 +8,8 @@ describe('contact questions', () => {
     ['Where is your shop?', 'address'],
     ['Where is the practice?', 'address'],
     ["What's your address?", 'address'],
+    ['whats the address', 'address'],
+    ['what is ur address', 'address'],
     ['¿Dónde están?', 'address'],
     ['Où êtes-vous ?', 'address'],
     ['Wo finde ich Sie?', 'address'],
@@ -31,6 +33,8 @@ describe('contact questions', () => {
     'Where is your config file on Linux?',
     'What format should a phone number field use?',
     'How do I get the remote address of a socket?',
+    'What is the address of the server in the config?',
+    "What's the location of the log files?",
   ])('%j does not', (message) => {
     expect(asksForContact(message)).toBeUndefined();
   });

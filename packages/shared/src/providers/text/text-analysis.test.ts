@@ -21,6 +21,11 @@ describe('analyze', () => {
     expect(terms.filter((t) => t.stop).map((t) => t.surface)).toEqual(['how', 'do', 'i', 'the']);
   });
 
+  it('marks contractions typed without the apostrophe, and "pls", as stop words', () => {
+    const terms = analyze('whats the port, dont know it pls');
+    expect(terms.filter((t) => !t.stop).map((t) => t.surface)).toEqual(['port', 'know']);
+  });
+
   it('splits camelCase identifiers into parts after the whole word', () => {
     const terms = analyze('assert.deepStrictEqual HTTPServer');
     expect(terms.map((t) => `${t.surface}${t.part ? '*' : ''}`)).toEqual([

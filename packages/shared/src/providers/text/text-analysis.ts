@@ -29,6 +29,9 @@ const STOP_WORDS = new Set(
     're really same shall she should so some such than that the their theirs them themselves then there these they this those through',
     'to too under until up upon us use used using ve very via want wants was wasn way we were weren what when where whether which while',
     'who whom whose why will with within without won would yes yet you your yours yourself yourselves s t d m o y',
+    // The same contractions typed without the apostrophe ("whats", "dont", "im"), and chat's "pls", "u", "ur".
+    'whats hows wheres whens whos whys thats theres heres dont doesnt didnt cant couldnt wouldnt shouldnt isnt arent wasnt werent',
+    'hasnt havent im ive youre youve weve theyre pls plz u ur',
     // Spanish
     'al algo como con cual cuando de del donde el ella ellos en entre era es esa ese eso esta estan este esto hay la las le les lo los mas',
     'me mi mis muy nos o para pero por que quien se si sin sobre su sus tambien te tengo tiene tu un una uno unos y ya yo',
