@@ -2,7 +2,8 @@
 // candidates are fetched once through the service's own search function, then every setting of a
 // grid is scored in memory; for each corpus, the setting best on the other corpora is scored on it.
 import { LOCAL_EMBEDDER_RANKING, type RankingParams } from '@kbchat/shared/chat/ranking';
-import { answerablePassages, type RankedPassage, searchedQuery, siteSpecificity } from '@kbchat/shared/chat/retrieval';
+import { answerablePassages, type RankedPassage, siteSpecificity } from '@kbchat/shared/chat/retrieval';
+import { searchedQuery } from '@kbchat/shared/chat/searched-query';
 import type { Queryable } from '@kbchat/shared/db/pool';
 import { type CandidateResult, searchCandidates } from '@kbchat/shared/db/retrieval';
 import type { ChatTurn } from '@kbchat/shared/providers/chat/chat-provider';

@@ -1,7 +1,7 @@
 import { normalizeUrl } from '../crawl/url.ts';
 import type { Pool } from '../db/pool.ts';
 import { type CandidateResult, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
-import { asksForContact, CONTACT_SEARCH_WORDS, statesContact } from './contact-question.ts';
+import { asksForContact, statesContact } from './contact-question.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
 import { asksForPrice, mayAskForPrice, statesPrice } from './price-question.ts';
 import {
@@ -17,6 +17,7 @@ import {
   sourcePages,
   termWeights,
 } from './ranking.ts';
+import { searchedQuery } from './searched-query.ts';
 
 /**
  * Hybrid retrieval (DESIGN.md §5, docs/retrieval.md): a vector list and a longer full-text list
@@ -136,17 +137,6 @@ export async function retrieve(
     declined: passages.length === 0,
     specificity: siteSpecificity(result),
   };
-}
-
-/**
- * What is searched for a question: a question for the business's contact details ("where are you
- * located") also searches the words a contact page uses, as context words (half weight, never
- * absent), the visitor's own words staying the focus.
- */
-export function searchedQuery(query: string, focus?: string): { query: string; focus?: string } {
-  const own = focus ?? query;
-  if (!asksForContact(own)) return focus === undefined ? { query } : { query, focus };
-  return { query: `${CONTACT_SEARCH_WORDS} ${query}`, focus: own };
 }
 
 /**

@@ -171,6 +171,19 @@ describe('composeAnswer when only a heading names the topic', () => {
   });
 });
 
+describe('composeAnswer and the words searched beside the question’s', () => {
+  it('answers a question naming a day from what the page says of the weekend', () => {
+    const contact = 'Opening hours\n\nMonday to Thursday 8am to 6pm, Friday 8am to 4pm. We are closed at weekends.';
+    const home = 'Emergencies\n\nOutside opening hours, call NHS 111.';
+    const answer = composeAnswer('Are you open on Saturday?', [
+      passage('a', 'https://s/contact', contact),
+      passage('b', 'https://s/', home),
+    ]);
+    expect(answer.text).toMatch(/^Opening hours: We are closed at weekends\. \[1\]/);
+    expect(answer.used[0]).toBe(0);
+  });
+});
+
 describe('composeAnswer on a price list', () => {
   it('quotes a two-word line with its price as a sentence', () => {
     const menu = 'Margherita £11. Diavola with spicy salami £13. Every pizza can be made with a gluten-free base for £2 extra.';

@@ -1,5 +1,6 @@
 import { asksForContact, statesContact } from '../../chat/contact-question.ts';
 import { statesPrice } from '../../chat/price-question.ts';
+import { searchedQuery } from '../../chat/searched-query.ts';
 import { emailsIn, type Found, listedPhonesIn } from '../../contact-details.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
 import { analyze, oneEditApart, type Term } from '../text/text-analysis.ts';
@@ -388,7 +389,9 @@ export interface ExtractiveAnswer {
  * page first). Empty text when no passage has a whole sentence to quote.
  */
 export function composeAnswer(query: string, passages: ChatPassage[], site?: SiteSpecificity, message?: string): ExtractiveAnswer {
-  const terms = queryTerms(query, site, message);
+  // The words the retrieval searched beside the visitor's (a contact page's words, "weekend" for a
+  // Saturday) weigh as context words here too: "We are closed at weekends" answers "open on Saturday?".
+  const terms = queryTerms(searchedQuery(query, message).query, site, message ?? query);
   const split = passages.map((p) => sentencesOf(p.content));
   const contact = asksForContact(message ?? query);
   const wanted = contact ? (text: string) => statesContact(text, contact) : undefined;

@@ -1,0 +1,35 @@
+import { foldForIntent } from '../intent/classifier.ts';
+import { asksForContact, CONTACT_SEARCH_WORDS } from './contact-question.ts';
+
+/**
+ * Days a visitor names and the word pages use for them together: "open on Saturday?" is answered by
+ * "We are closed at weekends", "on a Monday" by what is said of weekdays. In the classifier's
+ * languages, accents folded (Portuguese weekdays are ordinals, "segunda": left out).
+ */
+const DAY_GROUPS: [RegExp, string][] = [
+  [
+    /\b(?:saturdays?|sundays?|sabados?|domingos?|samedis?|dimanches?|samstags?|sonntags?)\b/,
+    'weekend weekends fin de semana wochenende fim',
+  ],
+  [
+    /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|lunes|martes|miercoles|jueves|viernes|lundis?|mardis?|mercredis?|jeudis?|vendredis?|montags?|dienstags?|mittwochs?|donnerstags?|freitags?)\b/,
+    'weekday weekdays laborables semaine werktags wochentags',
+  ],
+];
+
+/**
+ * What is searched for a question: the visitor's words, and as context words (half weight, never
+ * absent; the visitor's own words stay the focus) the words pages use for what some questions ask in
+ * other words — a contact page's words for a question for the business's contact details ("where are
+ * you located"), "weekend" for a Saturday.
+ */
+export function searchedQuery(query: string, focus?: string): { query: string; focus?: string } {
+  const own = focus ?? query;
+  const folded = foldForIntent(own);
+  const context = [
+    ...(asksForContact(own) ? [CONTACT_SEARCH_WORDS] : []),
+    ...DAY_GROUPS.filter(([day]) => day.test(folded)).map(([, words]) => words),
+  ];
+  if (context.length === 0) return focus === undefined ? { query } : { query, focus };
+  return { query: `${context.join(' ')} ${query}`, focus: own };
+}
