@@ -122,6 +122,18 @@ export function absentLimit(params: RankingParams, chunks: number): number {
 }
 
 /**
+ * The share of a page's second chunk in its score (secondChunkWeight) on a site of `chunks` chunks. On
+ * a site of a few pages every chunk is a candidate, and a page's second chunk among them says only that
+ * the page is long: the yoga studio's two-chunk home page outranked the one chunk that answered
+ * "Can I shower after class?". From LARGE_SITE_CHUNKS up, where the candidates are the head of
+ * thousands of chunks (the documentation sites the weight was chosen on), secondChunkWeight; between,
+ * in proportion to the logarithm of the size, as absentLimit.
+ */
+export function secondChunkShare(params: RankingParams, chunks: number): number {
+  return params.secondChunkWeight * siteSize(chunks);
+}
+
+/**
  * 0 for a site of SMALL_SITE_CHUNKS or fewer, 1 from LARGE_SITE_CHUNKS up (and before the first
  * statistics refresh), log-scaled between: how far the site's word statistics mean anything. On a
  * site of four chunks a word in two of them has half the idf of a word in one — noise, not evidence.

@@ -106,6 +106,19 @@ describe('rankPassages', () => {
       'https://site.example/B',
     ]);
   });
+
+  it('lets a page’s second chunk count on a large site, not on a site whose every chunk is a candidate', () => {
+    // One chunk that answers (first in both lists) and a page of two that do less (second and third).
+    const answers = holding({ pageId: 'one', url: 'https://site.example/one', vectorRank: 1 }, 3, [0, 1]);
+    const long = [2, 3].map((vectorRank) => holding({ pageId: 'long', url: 'https://site.example/long', vectorRank }, 3, [0]));
+    const order = (docs: number) =>
+      rankPassages([answers, ...long], stats(['warranti', 'claim', 'photo'], [1, 1, 1], docs), {
+        passages: 6,
+        ranking: { ...DEFAULT_RANKING, relatedPageRatio: 0 },
+      }).map((p) => p.url)[0];
+    expect(order(5)).toBe('https://site.example/one');
+    expect(order(5000)).toBe('https://site.example/long');
+  });
 });
 
 describe('absentShare (declining)', () => {

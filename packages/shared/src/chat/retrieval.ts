@@ -14,6 +14,7 @@ import {
   rankPages,
   type ScoredChunk,
   scoreChunks,
+  secondChunkShare,
   sourcePages,
   termWeights,
 } from './ranking.ts';
@@ -228,7 +229,7 @@ export function rankPassages(
     .sort(byScore);
   // Comparing texts is the costly step: only the head of the ranking can reach the model.
   const distinct = dropNearDuplicates(scored.slice(0, DEDUPE_WINDOW));
-  const pages = sourcePages(rankPages(distinct, params), params);
+  const pages = sourcePages(rankPages(distinct, { ...params, secondChunkWeight: secondChunkShare(params, stats.corpusDocs) }), params);
   return pages.flatMap((p) => p.chunks.slice(0, MAX_CHUNKS_PER_PAGE)).slice(0, settings.passages);
 }
 
