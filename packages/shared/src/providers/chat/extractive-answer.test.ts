@@ -188,6 +188,12 @@ describe('composeAnswer on a price list', () => {
   it('quotes a two-word line with its price as a sentence', () => {
     const menu = 'Margherita £11. Diavola with spicy salami £13. Every pizza can be made with a gluten-free base for £2 extra.';
     expect(composeAnswer('how much is a margherita', [passage('a', 'https://s/menu', menu)]).text).toMatch(/^Margherita £11\. /);
+    // A list's line naming a thing and its price, without a full stop, is quoted with one.
+    const list = 'Bestsellers\n\nAssam Breakfast — £6.50 / 100 g\nJasmine Pearls — £9.00 / 50 g';
+    expect(composeAnswer('How much is the jasmine tea?', [passage('a', 'https://s/', list)]).text).toBe(
+      'Bestsellers: Jasmine Pearls — £9.00 / 50 g. [1]',
+    );
+    expect(sentencesOf('£9.00 / 50 g\nPrice £9').map((s) => s.prose)).toEqual([false, false]);
     // Two words without a price are a heading or a label, as before.
     expect(sentencesOf('Opening times.\n\nMargherita £11.').map((s) => s.prose)).toEqual([false, true]);
   });
@@ -394,6 +400,24 @@ describe('composeAnswer on a page of questions and answers', () => {
     expect(composeAnswer('Do you ship to Spain?', [passage('a', 'https://s/faq', faq, 'FAQ')]).text).toBe(
       'Yes, we ship to every EU country. [1]',
     );
+  });
+
+  it('puts the page’s question under which it quotes before the answer, as the page does', () => {
+    // The chunk's heading is the first question; the later ones are lines of their own.
+    const faq = [
+      'Keep it in an airtight tin, away from light. Most teas stay fresh for a year.',
+      '',
+      'Are your teas organic?',
+      'About half of our range is certified organic by the Soil Association.',
+      '',
+      'Can I buy gift cards?',
+      'Yes, digital gift cards from £10 to £100 are sent by email.',
+    ].join('\n');
+    const page = [{ ...passage('a', 'https://s/faq', faq, 'FAQ'), heading: 'How should I store my tea?' }];
+    expect(composeAnswer('Is your tea organic?', page).text).toBe(
+      'Are your teas organic? About half of our range is certified organic by the Soil Association. [1]',
+    );
+    expect(composeAnswer('How do I keep tea fresh?', page).text).toMatch(/^How should I store my tea\? Most teas stay fresh/);
   });
 
   it('weighs the words a follow-up took from the question before at half of the visitor’s own', () => {

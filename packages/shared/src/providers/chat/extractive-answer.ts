@@ -138,6 +138,9 @@ function keepTogether(line: string): string {
   return out;
 }
 
+/** Two words at least, the first capitalised, before the price: a named item, not a bare amount. */
+const PRICE_LINE = /^\p{Lu}[\p{L}'’&.-]*(?:\s+[\p{L}'’&.-]+)+/u;
+
 function isProse(text: string, words: number): boolean {
   if (UNSPACED_TEXT.test(text)) return text.length >= 6 && /[。！？.!?]$/u.test(text);
   // A sentence that ends in a phone number or an address ("Call the workshop: 020 123 4567") is
@@ -147,6 +150,9 @@ function isProse(text: string, words: number): boolean {
     const lead = text.slice(0, contact.index).trim().replace(/[:,]$/, '');
     return /\p{L}$/u.test(lead) && isProse(`${lead}.`, lead.split(' ').length);
   }
+  // A price list's line names a thing and its price without a full stop ("Jasmine Pearls — £9.00 / 50 g"):
+  // it answers "how much is the jasmine tea" as "Margherita £11." does.
+  if (PRICE_LINE.test(text) && words <= 12 && statesPrice(text) && !CODE.test(text)) return true;
   if (!ENDS_SENTENCE.test(text) || CODE.test(text)) return false;
   // Short lines are headings, labels and cells unless they end like a sentence ("It cannot be undone.").
   // A price list's line is a sentence too ("Margherita £11."): it answers "how much is a margherita".
@@ -312,6 +318,10 @@ function isHeadingLine(s: Sentence): boolean {
   );
 }
 
+function isQuestionLine(s: Sentence): boolean {
+  return s.line && s.words <= 15 && /\?$/.test(s.text);
+}
+
 function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quoted: string): string {
   let heading = passage.heading ?? '';
   for (let i = index - 1; i >= 0; i--) {
@@ -320,7 +330,8 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     // section, not its name: the search goes on above it.
     // Nor is a parameter with its type ("options <Object>", "err <Error>"): the section it belongs to is above.
     // A generic caption ("History", "Notes") heads a part of the section named above it.
-    if (isHeadingLine(s) && !GENERIC_HEADING.test(bareHeading(s.text))) {
+    // A question on a line of its own is a FAQ's heading: what the sentences under it answer.
+    if ((isHeadingLine(s) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
       heading = s.text;
       break;
     }
@@ -492,7 +503,9 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     if (seen.has(key)) continue;
     seen.add(key);
     if (i === answering) answeringAt = picked.length;
-    picked.push({ text: picked.length === 0 ? clip(s.text, budget) : s.text, code: false });
+    // A price list's line ends with no full stop: it gets one, or the next sentence runs into it.
+    const text = ENDS_SENTENCE.test(s.text) ? s.text : `${s.text}.`;
+    picked.push({ text: picked.length === 0 ? clip(text, budget) : text, code: false });
     words += s.words;
   }
   // A sentence ending in a colon introduces what follows it (a list, code) and reads cut off last:
@@ -509,6 +522,8 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     .join('')
     .trim();
   const topic = topicOf(passages[chosen.passage] as ChatPassage, sentences, start, quoted);
-  const parts = [`${topic ? `${topic}: ` : ''}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
+  // A FAQ's question stands before its answer as it does on the page ("Are your teas organic? About half…").
+  const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}: `) : '';
+  const parts = [`${lead}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
   return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
 }
