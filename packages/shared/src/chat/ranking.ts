@@ -92,7 +92,9 @@ export function termWeights(stats: RankingStats, params: RankingParams): number[
     // "whats" stems to "what", a stop word the documents' tsvectors never hold; "how much", "please",
     // "hmm" are how people talk, not what they ask about: none of them says anything.
     if (isStopWord(term) || CONVERSATIONAL.has(term)) return 0;
-    return idfOf(stats.termDf[i] ?? 0, n) * (stats.termFocus[i] === false ? params.contextWeight : 1);
+    // A verb of trade is the question's frame, not its topic ("do you *sell* to cafés?"): it weighs as a context word.
+    const context = stats.termFocus[i] === false || INTENT_STEMS.has(term);
+    return idfOf(stats.termDf[i] ?? 0, n) * (context ? params.contextWeight : 1);
   });
 }
 
@@ -286,7 +288,8 @@ export function absentShare(
     // "order.total", "{{ total|euro }}"): no site prints them, whatever it is about.
     if (
       stats.termFocus[i] === false ||
-      ((stats.termDf[i] ?? 0) === 0 && (INTENT_STEMS.has(t) || WHEN_STEMS.has(t))) ||
+      INTENT_STEMS.has(t) ||
+      ((stats.termDf[i] ?? 0) === 0 && WHEN_STEMS.has(t)) ||
       isCompoundOf(t, terms) ||
       /\d/.test(t) ||
       /[./]/.test(t) ||
@@ -315,9 +318,11 @@ export function absentShare(
 /**
  * Verbs of trade (stems): "do you *sell* helmets?" asks about helmets. A shop's pages list what it
  * has without the verb ("Parts and accessories: tyres, tubes, lights, locks and helmets"), so the
- * verb missing from them is no sign the site is not about the question; the thing missing is.
+ * verb missing from them is no sign the site is not about the question; the thing missing is. Nor is
+ * the verb present a sign it is: a tea shop that says "We sell … teas" does not answer "Do you sell
+ * *coffee*?", nor "We ship to the EU" "Do you ship to *Australia*?" — the verb counts neither way.
  */
-const INTENT_STEMS = new Set(['sell', 'buy', 'purchas', 'offer', 'provid', 'stock', 'carri', 'suppli', 'avail']);
+const INTENT_STEMS = new Set(['sell', 'buy', 'purchas', 'offer', 'provid', 'stock', 'carri', 'suppli', 'avail', 'deliv', 'ship']);
 
 /**
  * When the visitor asks about (stems): a day, a month, a holiday. "Are you open on Saturday?" of a site

@@ -135,6 +135,13 @@ describe('absentShare (declining)', () => {
     expect(absentShare(context, DEFAULT_RANKING)).toBe(0);
   });
 
+  it('counts a verb of trade neither present nor absent: the thing asked about decides', () => {
+    // A tea shop's pages say "We sell … teas": "Do you sell coffee?" is all absent, "Do you sell teapots?" not.
+    expect(absentShare(stats(['sell', 'coffe'], [3, 0], 5), DEFAULT_RANKING)).toBe(1);
+    expect(absentShare(stats(['sell', 'teapot'], [3, 2], 5), DEFAULT_RANKING)).toBe(0);
+    expect(absentShare(stats(['sell', 'teapot'], [0, 2], 5), DEFAULT_RANKING)).toBe(0);
+  });
+
   it('weighs a name the visitor typed that the site never mentions more than a plain word', () => {
     const s = stats(['generatedfield', 'argument', 'databas', 'comput', 'take'], [0, 40, 60, 10, 30]);
     const plain = absentShare(s, DEFAULT_RANKING, { message: 'what arguments does generatedfield take to compute in the database' });
