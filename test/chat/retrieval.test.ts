@@ -217,7 +217,7 @@ describe('retrieval against the real database', () => {
     const query = 'How can I claim the warranty on my zebra-striped bathtub?';
     // AND semantics (plain plainto_tsquery) finds nothing: no chunk mentions zebras or bathtubs.
     const and = await pool.query(
-      "SELECT count(*)::int AS n FROM documents WHERE client_id = $1 AND fts @@ plainto_tsquery('english', $2)",
+      "SELECT count(*)::int AS n FROM documents WHERE client_id = $1 AND fts @@ plainto_tsquery('kbchat_english', $2)",
       [clientId, query],
     );
     expect(and.rows[0].n).toBe(0);

@@ -119,6 +119,7 @@ describe('migrations', () => {
         '0022_half_precision_graphs',
         '0023_tenant_full_text_index',
         '0024_curated_alternate_questions',
+        '0025_accent_insensitive_search',
       ]);
       expect(await source()).toMatch(/ORDER BY i\.idf DESC, i\.lexeme LIMIT 12/);
     } finally {
@@ -143,7 +144,7 @@ describe('migrations', () => {
     }
   });
 
-  it('drop the float32 graphs of an earlier version at 0022, leaving other indexes of documents; swap the full-text index at 0023; curated answers take other wordings at 0024', async () => {
+  it('drop the float32 graphs of an earlier version at 0022, leaving other indexes of documents; swap the full-text index at 0023; curated answers take other wordings at 0024; words match without their accents at 0025', async () => {
     const db = await startEmbeddedPostgres();
     try {
       await migrate(db.url, undefined, { count: 21 });
@@ -175,9 +176,23 @@ describe('migrations', () => {
       expect(found[0]?.n).toBe(1);
       // 0024: an answer written before has no other ways of asking, and takes them from then on.
       await sql(db.url, `INSERT INTO curated_answers (client_id, question, answer) VALUES ('${client}', 'Wi-Fi?', 'Free.')`);
-      expect(await migrate(db.url)).toEqual(['0024_curated_alternate_questions']);
+      expect(await migrate(db.url, undefined, { count: 1 })).toEqual(['0024_curated_alternate_questions']);
       const answers = await sql(db.url, `SELECT cardinality(alternates) AS n FROM curated_answers WHERE client_id = '${client}'`);
       expect(answers.map((r) => r.n)).toEqual([0]);
+      // 0025: the chunks' words lose their accents, both ways; the client's term statistics are rebuilt.
+      await sql(
+        db.url,
+        `INSERT INTO documents (client_id, url, chunk_index, content, content_hash) VALUES ('${client}', 'u2', 0, 'We supply cafés in Zürich', 'h2')`,
+      );
+      await sql(db.url, `SELECT kbchat_refresh_term_stats('${client}')`);
+      const accented = `SELECT count(*)::int AS n FROM documents WHERE client_id = '${client}' AND fts @@ plainto_tsquery('kbchat_english', 'cafes zurich')`;
+      const stat = `SELECT coalesce(sum(ndoc), 0)::int AS n FROM term_stats WHERE client_id = '${client}' AND lexeme = 'cafe'`;
+      expect((await sql(db.url, stat))[0]?.n).toBe(0);
+      expect(await migrate(db.url)).toEqual(['0025_accent_insensitive_search']);
+      expect((await sql(db.url, accented))[0]?.n).toBe(1);
+      expect((await sql(db.url, stat))[0]?.n).toBe(1);
+      const plain = `SELECT count(*)::int AS n FROM documents WHERE client_id = '${client}' AND fts @@ plainto_tsquery('kbchat_english', 'cafés')`;
+      expect((await sql(db.url, plain))[0]?.n).toBe(1);
     } finally {
       await db.stop();
     }

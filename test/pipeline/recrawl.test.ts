@@ -66,7 +66,7 @@ describe('re-crawl', () => {
   const chunksWith = async (clientId: string, word: string) =>
     count(
       pool,
-      `SELECT coalesce((SELECT ndoc FROM term_stats WHERE client_id = $1 AND lexeme = (tsvector_to_array(to_tsvector('english', $2)))[1]), 0) AS n`,
+      `SELECT coalesce((SELECT ndoc FROM term_stats WHERE client_id = $1 AND lexeme = (tsvector_to_array(to_tsvector('kbchat_english', $2)))[1]), 0) AS n`,
       [clientId, word],
     );
   const lastJobOf = async (clientId: string) =>

@@ -116,12 +116,12 @@ DECLARE
   v_near text[];
   v_lsa vector := p_lsa;
   -- The question parsed once: its lexemes, and their positions below.
-  v_query tsvector := to_tsvector('english', p_query);
+  v_query tsvector := to_tsvector('kbchat_english', p_query);
 BEGIN
   -- Counting stops past the threshold, so a big tenant costs no more than a small one here.
   SELECT count(*)::int INTO v_n FROM (SELECT 1 FROM documents d WHERE d.client_id = p_client LIMIT p_exact_max + 1) x;
   v_terms := tsvector_to_array(v_query);
-  v_focus := tsvector_to_array(to_tsvector('english', coalesce(p_focus, p_query)));
+  v_focus := tsvector_to_array(to_tsvector('kbchat_english', coalesce(p_focus, p_query)));
   SELECT t.documents, t.avg_length INTO v_docs, v_avglen FROM term_stats_totals t WHERE t.client_id = p_client AND t.documents > 0;
   IF v_docs IS NOT NULL AND cardinality(v_terms) > 0 THEN
     -- Four bands of document frequency (≤ 1 %, ≤ 5 %, ≤ 20 %, more), each weighed by its lexemes'
@@ -253,7 +253,7 @@ BEGIN
   RETURN QUERY
   WITH v AS (SELECT u.id, u.dist, u.rank FROM unnest(v_ids, v_dists) WITH ORDINALITY AS u(id, dist, rank)),
   l AS (SELECT u.id, u.rank FROM unnest(v_lsa_ids) WITH ORDINALITY AS u(id, rank)),
-  q AS (SELECT replace(plainto_tsquery('english', p_query)::text, ' & ', ' | ')::tsquery AS tsq),
+  q AS (SELECT replace(plainto_tsquery('kbchat_english', p_query)::text, ' & ', ' | ')::tsquery AS tsq),
   f AS (
     SELECT s.id, row_number() OVER (ORDER BY s.score DESC, s.url, s.chunk_index) AS rank FROM (
       SELECT d.id, d.url, d.chunk_index,
@@ -288,7 +288,7 @@ BEGIN
              array_agg(CASE WHEN t.lex = ANY(tt.lexemes) THEN 1 ELSE 0 END ORDER BY t.o) AS title,
              array_agg(coalesce(array_to_string(x.positions, ','), '') ORDER BY t.o) AS pos
         FROM unnest(v_terms) WITH ORDINALITY t(lex, o)
-        CROSS JOIN (SELECT tsvector_to_array(to_tsvector('english', d.title)) AS lexemes) tt
+        CROSS JOIN (SELECT tsvector_to_array(to_tsvector('kbchat_english', d.title)) AS lexemes) tt
         LEFT JOIN unnest(d.fts) x ON x.lexeme = t.lex) tf
    -- The rows are fetched by id: the three lists are the tenant's already, and the tenant is checked
    -- as a filter (IS TRUE keeps it out of the index conditions). As an index condition, the plan made

@@ -85,9 +85,9 @@ export async function wordsElsewhere(db: Queryable, clientId: string, exceptSour
   if (words.length === 0) return [];
   const { rows } = await db.query<{ w: string }>(
     `SELECT w FROM unnest($2::text[]) AS w
-      WHERE numnode(plainto_tsquery('english', w)) > 0
+      WHERE numnode(plainto_tsquery('kbchat_english', w)) > 0
         AND EXISTS (SELECT 1 FROM documents d WHERE d.client_id = $1 AND d.source_id IS DISTINCT FROM $3
-                      AND d.fts @@ plainto_tsquery('english', w))`,
+                      AND d.fts @@ plainto_tsquery('kbchat_english', w))`,
     [clientId, words, exceptSourceId],
   );
   return rows.map((r) => r.w);

@@ -4,6 +4,7 @@ import { mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
+import { unaccent } from '@electric-sql/pglite/contrib/unaccent';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 
@@ -41,7 +42,7 @@ export async function startEmbeddedPostgres(options: { dataDir?: string; port?: 
     const openDb = () =>
       PGlite.create({
         ...(options.dataDir ? { dataDir: options.dataDir } : {}),
-        extensions: { vector, btree_gin },
+        extensions: { vector, btree_gin, unaccent },
         startParams: [...PGlite.defaultStartParams, ...MEMORY_SETTINGS],
       });
     // Creating a cluster unpacks a template into the WASM heap, which never shrinks: done by a

@@ -117,7 +117,7 @@ export async function relatedWordsFresh(db: Queryable, clientId: string): Promis
  */
 export async function lsaQueryVector(db: Queryable, clientId: string, query: string, focus?: string): Promise<number[] | undefined> {
   const { rows } = await db.query<{ vec: string | null }>(
-    `SELECT kbchat_lsa_query_vector($1, tsvector_to_array(to_tsvector('english', $2)), tsvector_to_array(to_tsvector('english', $3)))::text AS vec`,
+    `SELECT kbchat_lsa_query_vector($1, tsvector_to_array(to_tsvector('kbchat_english', $2)), tsvector_to_array(to_tsvector('kbchat_english', $3)))::text AS vec`,
     [clientId, query, focus ?? query],
   );
   const vec = rows[0]?.vec;

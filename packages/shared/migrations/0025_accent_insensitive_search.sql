@@ -1,0 +1,40 @@
+-- Up Migration
+-- Words match whatever accents the visitor types: a page saying "cafés", "información" or "Zürich" is
+-- found by "cafes", "informacion", "Zurich", and the reverse. The text-search configuration
+-- kbchat_english is English's with the unaccent dictionary before the stemmer, for the token types that
+-- hold letters beyond ASCII; every tsvector and tsquery of the service uses it. The chunks' lexemes are
+-- computed again (the generated column is replaced: the table is rewritten once), then each client's
+-- term statistics, and its related words are marked wanted so the crawler learns them again from the
+-- new lexemes (lsa_state, 0021).
+CREATE EXTENSION IF NOT EXISTS unaccent;
+DO $$
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_ts_config WHERE cfgname = 'kbchat_english') THEN
+    CREATE TEXT SEARCH CONFIGURATION kbchat_english (COPY = english);
+    ALTER TEXT SEARCH CONFIGURATION kbchat_english ALTER MAPPING FOR hword, hword_part, word WITH unaccent, english_stem;
+  END IF;
+END
+$$;
+
+DROP INDEX IF EXISTS documents_client_fts_idx;
+ALTER TABLE documents DROP COLUMN fts;
+ALTER TABLE documents ADD COLUMN fts tsvector GENERATED ALWAYS AS (
+  setweight(to_tsvector('kbchat_english'::regconfig, coalesce(title, '') || ' ' || coalesce(heading, '')), 'A') ||
+  setweight(to_tsvector('kbchat_english'::regconfig, content), 'B')
+) STORED;
+CREATE INDEX documents_client_fts_idx ON documents USING gin (client_id, fts);
+
+SELECT kbchat_refresh_term_stats(client_id) FROM term_stats_totals;
+UPDATE lsa_state SET wanted_at = now();
+
+-- Down Migration
+DROP INDEX IF EXISTS documents_client_fts_idx;
+ALTER TABLE documents DROP COLUMN fts;
+ALTER TABLE documents ADD COLUMN fts tsvector GENERATED ALWAYS AS (
+  setweight(to_tsvector('english'::regconfig, coalesce(title, '') || ' ' || coalesce(heading, '')), 'A') ||
+  setweight(to_tsvector('english'::regconfig, content), 'B')
+) STORED;
+CREATE INDEX documents_client_fts_idx ON documents USING gin (client_id, fts);
+SELECT kbchat_refresh_term_stats(client_id) FROM term_stats_totals;
+UPDATE lsa_state SET wanted_at = now();
+DROP TEXT SEARCH CONFIGURATION IF EXISTS kbchat_english;
