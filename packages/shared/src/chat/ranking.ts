@@ -322,7 +322,21 @@ export function absentShare(
  * the verb present a sign it is: a tea shop that says "We sell … teas" does not answer "Do you sell
  * *coffee*?", nor "We ship to the EU" "Do you ship to *Australia*?" — the verb counts neither way.
  */
-const INTENT_STEMS = new Set(['sell', 'buy', 'purchas', 'offer', 'provid', 'stock', 'carri', 'suppli', 'avail', 'deliv', 'ship']);
+const INTENT_STEMS = new Set([
+  'sell',
+  'buy',
+  'purchas',
+  'offer',
+  'provid',
+  'stock',
+  'carri',
+  'suppli',
+  'avail',
+  'deliv',
+  'ship',
+  'take',
+  'accept',
+]);
 
 /**
  * When the visitor asks about (stems): a day, a month, a holiday. "Are you open on Saturday?" of a site

@@ -140,6 +140,8 @@ describe('absentShare (declining)', () => {
     expect(absentShare(stats(['sell', 'coffe'], [3, 0], 5), DEFAULT_RANKING)).toBe(1);
     expect(absentShare(stats(['sell', 'teapot'], [3, 2], 5), DEFAULT_RANKING)).toBe(0);
     expect(absentShare(stats(['sell', 'teapot'], [0, 2], 5), DEFAULT_RANKING)).toBe(0);
+    // "Do you take Bupa?" of a dental practice that takes new patients.
+    expect(absentShare(stats(['take', 'bupa'], [2, 0], 5), DEFAULT_RANKING)).toBe(1);
   });
 
   it('weighs a name the visitor typed that the site never mentions more than a plain word', () => {
