@@ -237,6 +237,29 @@ describe('chat with the openai providers (against an OpenAI-compatible fake)', (
     expect((await chat({ message: 'no thanks', sessionId: other })).body.leadCaptureIntent).toBe(false);
   });
 
+  it('sends a yes to the model when the model asked something; after a plain answer, asks what the visitor would like to know', async () => {
+    const asked = randomUUID();
+    fake.chatHandler = (body) =>
+      body.tools?.length ? { content: 'The premium plan is 49 dollars. Shall I list what it includes?' } : defaultChatReply(body);
+    await chat({ message: 'Tell me about the premium plan', sessionId: asked });
+    fake.reset();
+    fake.chatHandler = (body) => (body.tools?.length ? { content: 'It includes two visits a year.' } : defaultChatReply(body));
+    expect((await chat({ message: 'yes please', sessionId: asked })).body.answer).toBe('It includes two visits a year.');
+    expect(fake.requests.chat.length).toBeGreaterThan(0);
+
+    const told = randomUUID();
+    fake.chatHandler = (body) => (body.tools?.length ? { content: 'The premium plan is 49 dollars a month.' } : defaultChatReply(body));
+    await chat({ message: 'Tell me about the premium plan', sessionId: told });
+    fake.reset();
+    const yes = await chat({ message: 'yes please', sessionId: told });
+    expect(yes.body).toMatchObject({
+      answer: 'Sure — what would you like to know about Northwind Heating & Plumbing?',
+      sources: [],
+      leadCaptureIntent: false,
+    });
+    expect(fake.requests.chat).toHaveLength(0);
+  });
+
   it('sends a message that only asks for contact to the model with no passages, and flags the lead', async () => {
     fake.chatHandler = (body) =>
       body.tools?.length ? { content: 'Sure — please leave your details in the form.' } : defaultChatReply(body);

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
 
@@ -69,6 +70,19 @@ describe('demo site', () => {
     const thanks = await ask('Thanks!');
     expect(thanks.body).toMatchObject({ answer: "You're welcome! Is there anything else I can help with?", sources: [] });
     expect((await ask('¡Hola!')).body.answer).toBe('¡Hola! ¿Qué le gustaría saber sobre Harbour Bikes?');
+    // A "yes please" after an answer (no contact offer before it) asks what the visitor would like to know.
+    const sessionId = randomUUID();
+    await api(kb.baseUrl, 'POST', '/api/chat', { clientId, message: 'Do you sell helmets?', sessionId });
+    const yes = await api<{ answer: string; sources: unknown[]; leadCaptureIntent: boolean }>(kb.baseUrl, 'POST', '/api/chat', {
+      clientId,
+      message: 'yes please',
+      sessionId,
+    });
+    expect(yes.body).toMatchObject({
+      answer: 'Sure — what would you like to know about Harbour Bikes?',
+      sources: [],
+      leadCaptureIntent: false,
+    });
     const gaps = await api<{ items: { question: string }[] }>(kb.baseUrl, 'GET', `/api/admin/clients/${clientId}/knowledge-gaps`);
     expect(gaps.body.items.map((g) => g.question)).toEqual(['Do you sell cars?']);
   });

@@ -7,7 +7,7 @@ import { appendTurns, recentMessages, type StoredTurn } from '../db/messages.ts'
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { recordUsage, type UsageEntry } from '../db/usage.ts';
 import { detectLeadIntent } from '../intent/classifier.ts';
-import { acceptsContactOffer, isContactRequestOnly } from '../intent/conversation.ts';
+import { acceptsContactOffer, isAcceptance, isContactRequestOnly } from '../intent/conversation.ts';
 import type { Logger } from '../logger.ts';
 import { CURATED_URL_PREFIX } from '../pipeline/curated-answers.ts';
 import { contactOfferReply, replyLanguage, smallTalkOf, smallTalkReply } from '../providers/chat/canned-replies.ts';
@@ -128,7 +128,12 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     }
     if (isContactRequestOnly(req.message)) return { clientId, sessionId, input: base, passages: [], usage };
     // "hi", "thanks!", "ok, bye": social, not a question — answered in kind, not with a quote of the site.
-    const talk = smallTalkOf(req.message);
+    // So is a "yes please" that answers no contact offer: after an answer it asks nothing, and quoting
+    // the page that shares its "please" reads as a bot that did not listen. A model that asked the
+    // visitor something gets the "yes" (the extractive answer never asks).
+    const talk =
+      smallTalkOf(req.message) ??
+      (isAcceptance(req.message) && (chat.kind === 'extractive' || !history.at(-1)?.content.trim().endsWith('?')) ? 'yes' : undefined);
     if (talk) {
       const reply: ChatOutput = {
         answer: smallTalkReply(talk, req.client.name, replyLanguage(req.message, history)),

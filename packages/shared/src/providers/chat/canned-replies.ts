@@ -99,8 +99,11 @@ export function soundsLikeDontKnow(answer: string): boolean {
   return DONT_KNOW.test(answer);
 }
 
-/** A message that is only a greeting, a thank-you (or an "ok, great"), a "no thanks" or a goodbye. */
-export type SmallTalk = 'greeting' | 'thanks' | 'no' | 'goodbye';
+/**
+ * A message that is only a greeting, a thank-you (or an "ok, great"), a "no thanks" or a goodbye; or
+ * a "yes please" that answers no offer (chat-service decides: it needs the conversation).
+ */
+export type SmallTalk = 'greeting' | 'thanks' | 'no' | 'goodbye' | 'yes';
 
 // Whole phrases, accents folded, in the widget's five languages. A message made of these alone is
 // social, not a question: quoting the site at "thanks!" reads as a bot that did not listen.
@@ -176,6 +179,13 @@ const SMALL_TALK_REPLIES: Record<SmallTalk, Record<ReplyLanguage, string>> = {
     fr: "D'accord. Puis-je vous aider pour autre chose ?",
     de: 'Kein Problem. Kann ich Ihnen sonst noch helfen?',
     pt: 'Sem problema. Posso ajudar com mais alguma coisa?',
+  },
+  yes: {
+    en: `Sure — what would you like to know about {client}?`,
+    es: `¡Claro! ¿Qué le gustaría saber sobre {client}?`,
+    fr: `Bien sûr ! Que souhaitez-vous savoir sur {client} ?`,
+    de: `Gern! Was möchten Sie über {client} wissen?`,
+    pt: `Claro! O que gostaria de saber sobre a {client}?`,
   },
   goodbye: {
     en: `Goodbye, and thank you for visiting {client}!`,
