@@ -1,5 +1,6 @@
 import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
 import { isStopWord } from '../providers/text/text-analysis.ts';
+import { mayAskForPrice } from './price-question.ts';
 
 /**
  * The ranking of retrieval candidates and the decision to answer at all (docs/retrieval.md).
@@ -278,6 +279,9 @@ export function absentShare(
       .match(/(?<![\p{L}\p{N}])\.[a-z0-9]{1,5}\b/gu)
       ?.map((e) => e.slice(1)),
   );
+  // "How much does it cost", "¿cuánto cuesta…?": the price rule (price-question.ts) asks the best page
+  // for an amount; the words that ask for one are not what the site must name.
+  const pricing = options.message !== undefined && mayAskForPrice(options.message);
   let mass = 0;
   let absent = 0;
   const exponent = siteSize(stats.corpusDocs);
@@ -289,7 +293,7 @@ export function absentShare(
     if (
       stats.termFocus[i] === false ||
       INTENT_STEMS.has(t) ||
-      ((stats.termDf[i] ?? 0) === 0 && WHEN_STEMS.has(t)) ||
+      ((stats.termDf[i] ?? 0) === 0 && (WHEN_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)))) ||
       isCompoundOf(t, terms) ||
       /\d/.test(t) ||
       /[./]/.test(t) ||
@@ -337,6 +341,11 @@ const INTENT_STEMS = new Set([
   'take',
   'accept',
 ]);
+
+/** The words (stems) a question for a price asks with, in the classifier's languages. */
+const PRICE_STEMS = new Set(
+  'cost price fee charg much cuanto cuesta cuestan precio combien cout coutent prix kostet prei quanto custa custam preco'.split(' '),
+);
 
 /**
  * When the visitor asks about (stems): a day, a month, a holiday. "Are you open on Saturday?" of a site

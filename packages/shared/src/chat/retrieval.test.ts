@@ -144,6 +144,14 @@ describe('absentShare (declining)', () => {
     expect(absentShare(stats(['take', 'bupa'], [2, 0], 5), DEFAULT_RANKING)).toBe(1);
   });
 
+  it('does not count the words a question for a price asks with', () => {
+    const s = stats(['cortar', 'cuanto', 'cuesta', 'nino', 'cabello'], [0, 0, 0, 1, 1], 4);
+    expect(absentShare(s, DEFAULT_RANKING, { message: 'cuanto cuesta cortar el cabello a un niño' })).toBeCloseTo(1 / 3);
+    expect(absentShare(s, DEFAULT_RANKING)).toBeCloseTo(3 / 5);
+    const en = stats(['much', 'haircut', 'cost'], [0, 2, 0], 4);
+    expect(absentShare(en, DEFAULT_RANKING, { message: 'How much does a haircut cost?' })).toBe(0);
+  });
+
   it('weighs a name the visitor typed that the site never mentions more than a plain word', () => {
     const s = stats(['generatedfield', 'argument', 'databas', 'comput', 'take'], [0, 40, 60, 10, 30]);
     const plain = absentShare(s, DEFAULT_RANKING, { message: 'what arguments does generatedfield take to compute in the database' });

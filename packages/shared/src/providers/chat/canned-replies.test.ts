@@ -21,6 +21,12 @@ describe('guessLanguage', () => {
     ['sim, por favor', 'pt'],
     ['quero um orçamento', 'pt'],
     ['Je voudrais un devis', 'fr'],
+    // Spanish without a function word: its opening "¿", or a verb a visitor asks with.
+    ['¿Tenéis parking?', 'es'],
+    ['¿Hacéis peinados de novia?', 'es'],
+    ['abris los domingos', 'es'],
+    ['Combien coûte une coupe de cheveux ?', 'fr'],
+    ['Quanto custa um corte de cabelo?', 'pt'],
   ])('%j → %s', (text, lang) => {
     expect(guessLanguage(text)).toBe(lang);
   });

@@ -16,7 +16,7 @@ const MARKERS: Record<ReplyLanguage, Set<string>> = {
     ),
   ),
   es: new Set(
-    'el la los las es como que para por un una puedo tienen mi quiero con del hola gracias usted si claro vale llamenme porfa contactame'.split(
+    'el la los las es como que para por un una puedo tienen mi quiero con del hola gracias usted si claro vale llamenme porfa contactame hay tiene teneis haceis hacen donde cuanto cuesta cuando abris abren estais'.split(
       ' ',
     ),
   ),
@@ -27,7 +27,7 @@ const MARKERS: Record<ReplyLanguage, Set<string>> = {
     'der die das ist wie was ich sie ein eine mit und fur mein kann hallo danke bitte ja gerne nein mich mir uns gibt welche'.split(' '),
   ),
   pt: new Set(
-    'o a os as e como que para um uma eu voce voces meu com do da ola obrigado quero sim nao obrigada claro por liga ligar podem gostaria sobre chama'.split(
+    'o a os as e como que para um uma eu voce voces meu com do da ola obrigado quero sim nao obrigada claro por liga ligar podem gostaria sobre chama quanto custa fazem tem'.split(
       ' ',
     ),
   ),
@@ -39,13 +39,15 @@ const MARKERS: Record<ReplyLanguage, Set<string>> = {
  */
 export function guessLanguage(text: string, fallback: ReplyLanguage = 'en'): ReplyLanguage {
   const words = foldForIntent(text).match(/[\p{L}]+/gu) ?? [];
+  // Only Spanish opens a question or an exclamation with "¿" or "¡": "¿Tenéis parking?" has no other marker.
+  const opened = /[¿¡]/.test(text) ? 2 : 0;
   let best: ReplyLanguage = fallback;
   let bestScore = 0;
   // The fallback first, then English: ties go to them (English is the most common language of the
   // sites we index).
   const order = [fallback, ...(Object.keys(MARKERS) as ReplyLanguage[]).filter((l) => l !== fallback)];
   for (const lang of order) {
-    let score = 0;
+    let score = lang === 'es' ? opened : 0;
     for (const w of words) if (MARKERS[lang].has(w)) score++;
     if (score > bestScore) {
       best = lang;

@@ -35,15 +35,17 @@ const STOP_WORDS = new Set(
     // Spanish
     'al algo como con cual cuando de del donde el ella ellos en entre era es esa ese eso esta estan este esto hay la las le les lo los mas',
     'me mi mis muy nos o para pero por que quien se si sin sobre su sus tambien te tengo tiene tu un una uno unos y ya yo',
+    // …and the verbs its questions ask with ("¿Puedo pagar con Bizum?", "¿Tenéis parking?"), accents folded.
+    'puedo puede pueden podeis podemos teneis tienen haceis hacen hace',
     // French
     'au aux avec ce ces cette dans des du elle est et il ils je la le les leur lui ma mais mes mon ne nous ou par pas pour qu que qui sa',
-    'se ses son sont sur ta te tes ton tu un une vos votre vous',
+    'se ses son sont sur ta te tes ton tu un une vos votre vous puis peux peut pouvez avez faites',
     // German
     'aber als am an auch auf aus bei bis bitte das dass dem den der des die doch du ein eine einem einen einer es fur hat ich ihr im',
     'in ist ja kann mich mir mit nach nicht noch oder sich sie sind so uber um und uns von vor was wie wir wird zu zum zur',
     // Portuguese
     'ao aos as com da das de do dos e ela ele em entre esta isso mas meu minha na nas no nos o os ou para pela pelo por qual quando que se',
-    'seu sua tem um uma voce',
+    'seu sua tem um uma voce posso pode podem fazem',
   ]
     .join(' ')
     .split(' '),
