@@ -229,6 +229,17 @@ describe('small sites', () => {
     expect((await ask('How much is the jasmine tea?')).answer).toContain('Jasmine Pearls — £9.00 / 50 g.');
   });
 
+  it('a swimming pool whose times and prices are tables: the row that answers, read as a sentence', async () => {
+    const { ask } = await askSite('pool', 'Brookside Leisure Pool');
+    for (const [question, answer] of [
+      ['What time do you open on Saturday?', 'Opening times: Saturday — Public swim: 9am–5pm. [1]'],
+      ['are you open sunday afternoon', 'Opening times: Sunday — Public swim: 9am–3pm. [1]'],
+      ['How much is a child swim?', 'Prices: Child swim (under 16): £2.80. [1]'],
+      ['How much is membership?', 'Prices: Monthly membership: £32.00. [1]'],
+    ])
+      expect((await ask(question)).answer, question).toBe(answer);
+  });
+
   it('a Spanish hair salon, asked and answered in Spanish', async () => {
     const { ask, score } = await askSite('peluqueria', 'Peluquería Lucía');
     const { right, declined } = await score(PELUQUERIA, PELUQUERIA_UNANSWERABLE);

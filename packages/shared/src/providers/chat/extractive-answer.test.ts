@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { composeAnswer, queryTerms, sentencesOf } from './extractive-answer.ts';
+import { composeAnswer, queryTerms, rowSentence, sentencesOf } from './extractive-answer.ts';
 
 const passage = (id: string, url: string, content: string, title = 'Page') => ({ id, url, title, content });
 
@@ -196,6 +196,34 @@ describe('composeAnswer on a price list', () => {
     expect(sentencesOf('£9.00 / 50 g\nPrice £9').map((s) => s.prose)).toEqual([false, false]);
     // Two words without a price are a heading or a label, as before.
     expect(sentencesOf('Opening times.\n\nMargherita £11.').map((s) => s.prose)).toEqual([false, true]);
+  });
+});
+
+describe('composeAnswer on a table', () => {
+  const times = [
+    'Day | Public swim | Adults only',
+    'Monday | 7am–9am, 12pm–8pm | 8pm–9pm',
+    'Saturday | 9am–5pm | —',
+    'Sunday | 9am–3pm | —',
+    'The pool closes on 25 and 26 December.',
+  ].join('\n\n');
+  const prices = ['Ticket | Price', 'Adult swim | £5.20', 'Child swim (under 16) | £2.80', 'Sauna (adults only) | £4.00'].join('\n\n');
+  const page = (content: string, heading: string) => [{ ...passage('a', 'https://s/t', content, 'Pool'), heading }];
+
+  it('quotes the row that answers, alone, with its columns’ names and without its empty cells', () => {
+    expect(composeAnswer('What time do you open on Saturday?', page(times, 'Opening times')).text).toBe(
+      'Opening times: Saturday — Public swim: 9am–5pm. [1]',
+    );
+    expect(composeAnswer('How much is a child swim?', page(prices, 'Prices')).text).toBe('Prices: Child swim (under 16): £2.80. [1]');
+  });
+
+  it('never quotes the table’s first row, the names of its columns', () => {
+    expect(composeAnswer('when is adults only swimming', page(times, 'Opening times')).text).not.toContain('Adults only');
+  });
+
+  it('names no columns when the first row is data', () => {
+    const rows = sentencesOf('Monday | 9am | 5pm\n\nTuesday | 10am | 6pm');
+    expect(rowSentence(rows, 1)).toBe('Tuesday — 10am; 6pm.');
   });
 });
 

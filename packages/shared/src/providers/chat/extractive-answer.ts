@@ -47,6 +47,8 @@ export interface Sentence {
   line: boolean;
   /** The first line of a block: a blank line (or nothing) stands before it. A code example's lines follow each other without one. */
   blockStart: boolean;
+  /** A table's row, its cells joined by " | " as the crawler writes them: one sentence, never split. */
+  row: boolean;
 }
 
 /**
@@ -165,11 +167,43 @@ function isProse(text: string, words: number): boolean {
   return !/^\p{Ll}/u.test(first) || /[.(]/.test(first);
 }
 
+/** A table's row as the crawler writes it: cells joined by " | ". */
+const TABLE_ROW = /\S \| \S/;
+const EMPTY_CELL = /^[-–—]*$/;
+
+function cellsOf(row: string): string[] {
+  return row.split(' | ').map((c) => c.trim());
+}
+
+/**
+ * A table row that answers ("Saturday | 9am–5pm | —" for "What time do you open on Saturday?"), read
+ * as a sentence: a row of two cells as "Sauna (adults only): £4.00."; a longer one with the column
+ * names of the table's first row when that row names columns (no digit in it) — "Saturday — Public
+ * swim: 9am–5pm." — empty cells left out.
+ */
+export function rowSentence(sentences: Sentence[], index: number): string {
+  const cells = cellsOf((sentences[index] as Sentence).text);
+  const [first = '', ...rest] = cells;
+  if (rest.length === 1) return `${first}: ${rest[0]}.`;
+  let top = index;
+  while (top > 0 && (sentences[top - 1] as Sentence).row) top--;
+  const header = top < index ? cellsOf((sentences[top] as Sentence).text) : undefined;
+  const named = header && header.length === cells.length && !header.some((h) => /\d/.test(h)) ? header : undefined;
+  const parts = rest.flatMap((c, i) => (EMPTY_CELL.test(c) ? [] : [named ? `${named[i + 1]}: ${c}` : c]));
+  return `${first} — ${parts.join('; ')}.`;
+}
+
 /** A passage's sentences in page order, each marked prose or not. */
 export function sentencesOf(content: string): Sentence[] {
   const out: Sentence[] = [];
   let blockStart = true;
   for (const line of content.split('\n')) {
+    if (TABLE_ROW.test(line)) {
+      const text = line.trim().replace(/\s+/g, ' ');
+      out.push({ text, words: text.split(' ').length, prose: false, line: true, blockStart, row: true });
+      blockStart = false;
+      continue;
+    }
     const parts = line
       .split(SENTENCE_END)
       .map((raw) => raw.trim().replace(/\s+/g, ' '))
@@ -177,7 +211,7 @@ export function sentencesOf(content: string): Sentence[] {
     if (parts.length === 0) blockStart = true;
     for (const text of parts) {
       const words = text.split(' ').length;
-      out.push({ text, words, prose: isProse(text, words), line: parts.length === 1, blockStart });
+      out.push({ text, words, prose: isProse(text, words), line: parts.length === 1, blockStart, row: false });
       blockStart = false;
     }
   }
@@ -200,9 +234,9 @@ const CODE_FENCE = '```';
  */
 function lineBlockAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
   const first = sentences[index];
-  if (!first || first.prose || !first.line) return undefined;
+  if (!first || first.prose || !first.line || first.row) return undefined;
   let end = index + 1;
-  const inBlock = (s: Sentence) => !s.blockStart && s.line && !s.prose;
+  const inBlock = (s: Sentence) => !s.blockStart && s.line && !s.prose && !s.row;
   while (end < sentences.length && inBlock(sentences[end] as Sentence)) end++;
   return { end, lines: sentences.slice(index, end).map((s) => s.text) };
 }
@@ -242,7 +276,8 @@ export function listItemsAt(sentences: Sentence[], index: number): { end: number
   let end = index;
   for (; end < sentences.length; end++) {
     const s = sentences[end] as Sentence;
-    const item = s.blockStart && s.line && !s.prose && s.words <= LIST_ITEM_WORDS && !TYPED_PARAMETER.test(s.text) && !/:$/.test(s.text);
+    const item =
+      s.blockStart && s.line && !s.prose && !s.row && s.words <= LIST_ITEM_WORDS && !TYPED_PARAMETER.test(s.text) && !/:$/.test(s.text);
     // An item is a block of one line: the next one starts a block too, or the text ends.
     const alone = sentences[end + 1] === undefined || (sentences[end + 1] as Sentence).blockStart;
     if (!item || !alone) break;
@@ -373,11 +408,15 @@ function bestSentence(
   let under = 0;
   sentences.forEach((s, index) => {
     if (isHeadingLine(s)) under = coverage(terms, analyze(bareHeading(s.text)));
-    if (!s.prose) return;
+    // A table's row counts when it holds a word of the question, unless it is the table's first row
+    // (the columns' names, when there are any).
+    const dataRow = s.row && index > 0 && (sentences[index - 1] as Sentence).row;
+    if (!s.prose && !dataRow) return;
     // Long sentences cover more words by being long: a mild penalty past 40 words. A passage whose
     // title or heading names the topic lifts its sentences a little. A sentence stating what a
     // contact question asks for (the address, the phone number) is the answer, whatever its words.
     const covered = coverage(terms, analyze(s.text));
+    if (s.row && covered === 0) return;
     const score =
       (covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +
       (wanted?.(s.text) ? 1 : 0) +
@@ -434,12 +473,23 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     if (seenPages.has(url) || chosen.score === 0 || !b || b.score < RELATED_SHARE * chosen.score) return;
     // A sentence that leans on the one before it, or introduces what follows it, makes no sense alone.
     const sentence = s[b.index] as Sentence;
-    if (sentence.words < 6 || POINTS_BACK.test(sentence.text) || /:$/.test(sentence.text)) return;
+    // A table's row is no related page's sentence: out of its table it is a keyboard shortcut that "doesn't work on Linux".
+    if (sentence.words < 6 || sentence.row || POINTS_BACK.test(sentence.text) || /:$/.test(sentence.text)) return;
     seenPages.add(url);
-    related.push({ passage: i, text: clip((s[b.index] as Sentence).text, RELATED_WORDS) });
+    related.push({ passage: i, text: clip(sentence.text, RELATED_WORDS) });
   });
 
   const budget = related.length > 0 ? MAIN_WORDS_WITH_RELATED : MAIN_WORDS;
+  // The main quote under what it is about, then the related pages' sentences, each cited.
+  const answerWith = (quoted: string, from: number): ExtractiveAnswer => {
+    const topic = topicOf(passages[chosen.passage] as ChatPassage, sentences, from, quoted);
+    // A FAQ's question stands before its answer as it does on the page ("Are your teas organic? About half…").
+    const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}: `) : '';
+    const parts = [`${lead}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
+    return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
+  };
+  // A table's row answers alone, read as a sentence: the rows after it are other things.
+  if ((sentences[chosen.index] as Sentence).row) return answerWith(stripCitationMarks(rowSentence(sentences, chosen.index)), chosen.index);
   // The sentence most like the question may be a question itself — a FAQ's, or the page asking what it
   // answers next: the answer is what follows it.
   const asks = /\?$/.test((sentences[chosen.index] as Sentence).text) && sentences[chosen.index + 1]?.prose === true;
@@ -521,9 +571,5 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     )
     .join('')
     .trim();
-  const topic = topicOf(passages[chosen.passage] as ChatPassage, sentences, start, quoted);
-  // A FAQ's question stands before its answer as it does on the page ("Are your teas organic? About half…").
-  const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}: `) : '';
-  const parts = [`${lead}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
-  return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
+  return answerWith(quoted, start);
 }
