@@ -231,13 +231,13 @@ describe('small sites', () => {
 
   it('a swimming pool whose times and prices are tables: the row that answers, read as a sentence', async () => {
     const { ask } = await askSite('pool', 'Brookside Leisure Pool');
-    for (const [question, answer] of [
+    const rows: [string, string][] = [
       ['What time do you open on Saturday?', 'Opening times: Saturday — Public swim: 9am–5pm. [1]'],
       ['are you open sunday afternoon', 'Opening times: Sunday — Public swim: 9am–3pm. [1]'],
       ['How much is a child swim?', 'Prices: Child swim (under 16): £2.80. [1]'],
       ['How much is membership?', 'Prices: Monthly membership: £32.00. [1]'],
-    ])
-      expect((await ask(question)).answer, question).toBe(answer);
+    ];
+    for (const [question, answer] of rows) expect((await ask(question)).answer, question).toBe(answer);
   });
 
   it('a Spanish hair salon, asked and answered in Spanish', async () => {
