@@ -145,7 +145,8 @@ async function fetchAndStore(
     if (!(await claimAsAlias(ctx, job, pageUrl, data.url))) return skip('duplicate');
   }
 
-  const extractOptions = { xRobotsTag: fetched.xRobotsTag ?? null, robotsToken: ROBOTS_TOKEN };
+  // The start page keeps the site's footer (its address, phone and hours), once for the whole site.
+  const extractOptions = { xRobotsTag: fetched.xRobotsTag ?? null, robotsToken: ROBOTS_TOKEN, keepFooter: data.depth === 0 };
   let extracted = extractPage(fetched.html, fetched.finalUrl, extractOptions);
   const mode = job.options.render;
   if (mode === 'always' || (mode === 'auto' && needsRender(extracted))) {

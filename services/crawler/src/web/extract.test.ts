@@ -248,6 +248,22 @@ describe('extractPage', () => {
     expect(needsRender(static_)).toBe(false);
   });
 
+  it('keeps the site footer as the last section only when asked (the start page), outside textLength', () => {
+    const html = doc(
+      `<header><a href="/">Home</a></header><div class="cookie-banner">We use cookies. <button>Accept all cookies</button></div><main><h1>MOT testing</h1><p>Our MOT costs £45.</p></main><footer class="site-footer"><nav><a href="/privacy">Privacy</a> <a href="/terms">Terms</a></nav><p>Dale Street Motors, 42 Dale Street, Sheffield S1 4GH · Tel 0114 496 0321</p></footer>`,
+    );
+    const plain = extractPage(html, URL_);
+    expect(plain.sections).toEqual([{ heading: 'MOT testing', text: 'Our MOT costs £45.' }]);
+    const start = extractPage(html, URL_, { keepFooter: true });
+    expect(start.sections).toEqual([
+      { heading: 'MOT testing', text: 'Our MOT costs £45.' },
+      { heading: null, text: 'Dale Street Motors, 42 Dale Street, Sheffield S1 4GH · Tel 0114 496 0321' },
+    ]);
+    expect(start.textLength).toBe(plain.textLength);
+    // A short page keeps what the heuristic found: Readability finds the same sentence beside the cookie banner, and loses the <h1>.
+    expect(plain.extractor).toBe('heuristic');
+  });
+
   it('falls back to Readability when the heuristic finds next to nothing in a page that has text', () => {
     // Every block is link-dense except text the heuristic's boilerplate rules drop (class "sidebar").
     const html = doc(`<div class="sidebar"><h1>Only article</h1>${ARTICLE}${ARTICLE}</div>`);

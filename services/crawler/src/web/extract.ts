@@ -46,6 +46,12 @@ export interface ExtractOptions {
   xRobotsTag?: string | null;
   /** User-agent token whose own meta robots tag (e.g. <meta name="kbchat-bot">) also applies. */
   robotsToken?: string;
+  /**
+   * Keep the site's footer, as the page's last section: on the page a crawl starts from. A small
+   * business often states its address, phone number and hours only there; it repeats on every page,
+   * so it is kept once.
+   */
+  keepFooter?: boolean;
 }
 
 interface El {
@@ -60,6 +66,8 @@ interface El {
   form?: boolean;
   /** An <a href="#…">: in a heading, a docs generator's permalink marker. */
   permalink?: boolean;
+  /** The site's footer, held apart from the body (keepFooter): its text counts in no ancestor. */
+  detached?: boolean;
 }
 
 // Never content, wherever they are.
@@ -160,7 +168,7 @@ const MIN_BUTTON_TEXT = 20;
 const FALLBACK_BELOW = 200;
 
 export function extractPage(html: string, url: string, options: ExtractOptions = {}): ExtractedPage {
-  const parsed = parse(html);
+  const parsed = parse(html, options.keepFooter === true);
   const base = resolveBase(parsed.baseHref, url);
   const resolve = (href: string): string | null => {
     try {
@@ -194,11 +202,23 @@ export function extractPage(html: string, url: string, options: ExtractOptions =
   let extractor: ExtractedPage['extractor'] = 'heuristic';
   if (textLength < FALLBACK_BELOW && parsed.bodyText > Math.max(FALLBACK_BELOW, textLength * 2)) {
     const fallback = extractWithReadability(html, url);
-    if (fallback && sumText(fallback) > textLength) {
+    // Only when it finds clearly more: on a short page (a small business's contact page) Readability
+    // finds the same few sentences plus the cookie banner beside them, and loses the page's <h1>.
+    if (fallback && sumText(fallback) >= 2 * textLength) {
       sections = fallback;
       textLength = sumText(fallback);
       extractor = 'readability';
     }
+  }
+
+  // The footer's text as the page's last section, under no heading: the page's own words come first.
+  // It is not counted in textLength: whether a page has content (or needs rendering) is its own text.
+  for (const footer of parsed.footers) {
+    const text = walkSections(footer, true)
+      .map((s) => (s.heading ? `${s.heading}\n${s.text}` : s.text))
+      .filter(Boolean)
+      .join('\n\n');
+    if (text) sections = [...sections, { heading: null, text }];
   }
 
   const title = clean(parsed.title) || clean(parsed.ogTitle) || firstHeading(parsed.body) || url;
@@ -239,9 +259,11 @@ interface Parsed {
   bodyText: number;
   appRoot: boolean;
   scripts: number;
+  /** The site's footers (keepFooter), outside the body's tree. */
+  footers: El[];
 }
 
-function parse(html: string): Parsed {
+function parse(html: string, keepFooter = false): Parsed {
   const body: El = { tag: 'body', children: [], text: 0, linkText: 0, links: 0 };
   const out: Parsed = {
     body,
@@ -256,6 +278,7 @@ function parse(html: string): Parsed {
     bodyText: 0,
     appRoot: false,
     scripts: 0,
+    footers: [],
   };
   // One frame per open element; `el` is set when the element is kept in the tree.
   const stack: { tag: string; el: El | null; dropped: boolean }[] = [];
@@ -267,6 +290,7 @@ function parse(html: string): Parsed {
   let titleDone = false;
   let linkDepth = 0;
   let contentDepth = 0; // inside main/article: their <header> is the article's own
+  let footerDepth = 0; // inside a footer held apart (keepFooter)
 
   const parser = new Parser(
     {
@@ -292,7 +316,8 @@ function parse(html: string): Parsed {
           return;
         }
         if (RAW_TEXT.has(name)) rawDepth++;
-        const drop = dropDepth > 0 || inHead || name === 'head' || shouldDrop(name, attrs, contentDepth > 0);
+        const footer = keepFooter && footerDepth === 0 && dropDepth === 0 && !inHead && contentDepth === 0 && isSiteFooter(name, attrs);
+        const drop = !footer && (dropDepth > 0 || inHead || name === 'head' || shouldDrop(name, attrs, contentDepth > 0));
         if (drop || name === 'html' || name === 'body' || name === 'title') {
           const dropped = drop && name !== 'html' && name !== 'body';
           if (dropped) dropDepth++;
@@ -308,7 +333,11 @@ function parse(html: string): Parsed {
           if (attrs.href?.startsWith('#')) el.permalink = true;
         }
         if (name === 'main' || name === 'article') contentDepth++;
-        current.children.push(el);
+        if (footer) {
+          el.detached = true;
+          footerDepth++;
+          out.footers.push(el);
+        } else current.children.push(el);
         stack.push({ tag: name, el, dropped: false });
         current = el;
       },
@@ -349,6 +378,11 @@ function parse(html: string): Parsed {
     if (el.tag === 'a') linkDepth--;
     if (el.tag === 'main' || el.tag === 'article') contentDepth--;
     const parent = parentOf(stack, body);
+    if (el.detached) {
+      footerDepth--;
+      current = parent;
+      return;
+    }
     parent.text += el.text;
     parent.linkText += el.linkText;
     parent.links += el.links;
@@ -385,6 +419,18 @@ function readMeta(attrs: Record<string, string>, out: Parsed): void {
     const m = /url\s*=\s*['"]?([^'"\s>]+)/i.exec(content);
     if (m) out.refresh = m[1]!;
   } else if (equiv === 'content-language' && !out.lang && content) out.lang = content;
+}
+
+const FOOTER_NAME = /^(?:[a-z0-9]+[-_])*(?:site-?footer|global-?footer|footer)(?:[-_][a-z0-9]+)*$/;
+
+/** The page's footer: <footer>, the contentinfo landmark, or an element whose id or class names one. */
+function isSiteFooter(tag: string, attrs: Record<string, string>): boolean {
+  if (tag === 'footer' || attrs.role?.toLowerCase() === 'contentinfo') return true;
+  if (attrs.id && FOOTER_NAME.test(attrs.id.toLowerCase())) return true;
+  return (attrs.class ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .some((token) => token !== '' && FOOTER_NAME.test(token));
 }
 
 function shouldDrop(tag: string, attrs: Record<string, string>, insideContent: boolean): boolean {
