@@ -240,6 +240,20 @@ describe('small sites', () => {
     for (const [question, answer] of rows) expect((await ask(question)).answer, question).toBe(answer);
   });
 
+  it('a garage that states its address and phone number only in the footer of every page', async () => {
+    const { ask } = await askSite('garage', 'Dale Street Motors');
+    for (const question of ["What's your phone number?", 'Where are you?']) {
+      const res = await ask(question);
+      expect(res.answer, question).toBe(
+        'Dale Street Motors, 42 Dale Street, Sheffield S1 4GH · Tel 0114\u00a0496\u00a00321 · Open Mon–Fri 8am–5:30pm. [1]',
+      );
+      expect(res.sources.map((s) => s.url.replace(/\/(index\.html)?$/, ''))).toEqual([expect.stringMatching(/:\d+$/)]);
+    }
+    // The cookie banner beside a short page's text is not the page's text.
+    expect((await ask('Do you use cookies?')).sources).toEqual([]);
+    expect((await ask('How much is an MOT?')).answer).toMatch(/^MOT testing: Our MOT costs £45/);
+  });
+
   it('a Spanish hair salon, asked and answered in Spanish', async () => {
     const { ask, score } = await askSite('peluqueria', 'Peluquería Lucía');
     const { right, declined } = await score(PELUQUERIA, PELUQUERIA_UNANSWERABLE);

@@ -129,4 +129,4 @@ export function statesContact(text: string, kind: ContactKind): boolean {
  * never counted as absent): what a contact page says in the site's language.
  */
 export const CONTACT_SEARCH_WORDS =
-  'contact call phone email address find visit us contacto llamar teléfono dirección correo appeler téléphone adresse kontakt anrufen telefon contato telefone endereço';
+  'contact call phone tel email address find visit us contacto llamar teléfono dirección correo appeler téléphone adresse kontakt anrufen telefon contato telefone endereço';

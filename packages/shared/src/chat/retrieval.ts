@@ -157,8 +157,20 @@ export function answerablePassages(
   // its words: none of the answer's pages states them, none is quoted.
   const contact = asksForContact(message);
   if (contact) {
-    const ranked = result.candidates.length === 0 ? [] : rankPassages(result.candidates, result, settings, pageUrl);
-    return { passages: pageFirst(ranked, (p) => statesContact(p.content, contact)) ?? [], absent };
+    if (result.candidates.length === 0) return { passages: [], absent };
+    const states = (p: RankedPassage) => statesContact(p.content, contact);
+    const ranked = pageFirst(rankPassages(result.candidates, result, settings, pageUrl), states);
+    if (ranked) return { passages: ranked, absent };
+    // The page that states them may rank below the answer's pages — a home page whose footer gives the
+    // phone number, beside a contact page that says "call us": the best-ranked candidate that states them.
+    const every = rankPassages(
+      result.candidates,
+      result,
+      { ...settings, passages: result.candidates.length, ranking: { ...params, relatedPageRatio: 0, maxPages: result.candidates.length } },
+      pageUrl,
+    );
+    const stating = every.find(states);
+    return { passages: stating ? [stating, ...every.filter((p) => p.url === stating.url && p !== stating)] : [], absent };
   }
   if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs)) return { passages: [], absent };
   let passages = rankPassages(result.candidates, result, settings, pageUrl);

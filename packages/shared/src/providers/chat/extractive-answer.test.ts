@@ -386,6 +386,17 @@ describe('composeAnswer and contact details', () => {
     'Opening hours are on the contact page.',
   ].join('\n');
 
+  it('answers a contact question with a line that states what it asks, sentence or not, under no heading', () => {
+    const home =
+      'We fix all makes and models.\n\nDale Street Motors, 42 Dale Street, Sheffield S1 4GH · Tel 0114 496 0321 · Open Mon–Fri 8am–5:30pm';
+    const page = [{ ...passage('a', 'https://s/', home), heading: 'Car servicing in Sheffield' }];
+    expect(composeAnswer("What's your phone number?", page).text).toBe(
+      'Dale Street Motors, 42 Dale Street, Sheffield S1 4GH · Tel 0114\u00a0496\u00a00321 · Open Mon–Fri 8am–5:30pm. [1]',
+    );
+    // Another question does not quote the line.
+    expect(composeAnswer('Do you fix all makes?', page).text).toBe('Car servicing in Sheffield: We fix all makes and models. [1]');
+  });
+
   it('quotes the phone number and address a sentence introduces, after its colon', () => {
     expect(composeAnswer('How do I book a service?', [passage('a', 'https://s/help', help)]).text).toBe(
       'Servicing: A yearly service keeps your bike safe. One way to book this is to call the workshop: +31\u00a020\u00a0123\u00a04567; workshop@bikes.example. Opening hours are on the contact page. [1]',

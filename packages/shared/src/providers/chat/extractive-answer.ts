@@ -411,7 +411,10 @@ function bestSentence(
     // A table's row counts when it holds a word of the question, unless it is the table's first row
     // (the columns' names, when there are any).
     const dataRow = s.row && index > 0 && (sentences[index - 1] as Sentence).row;
-    if (!s.prose && !dataRow) return;
+    // So does a line that states what a contact question asks for, sentence or not (a footer's
+    // "42 Dale Street, Sheffield S1 4GH · Tel 0114 496 0321").
+    const contactLine = s.line && !s.prose && wanted?.(s.text) === true;
+    if (!s.prose && !dataRow && !contactLine) return;
     // Long sentences cover more words by being long: a mild penalty past 40 words. A passage whose
     // title or heading names the topic lifts its sentences a little. A sentence stating what a
     // contact question asks for (the address, the phone number) is the answer, whatever its words.
@@ -481,15 +484,20 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
 
   const budget = related.length > 0 ? MAIN_WORDS_WITH_RELATED : MAIN_WORDS;
   // The main quote under what it is about, then the related pages' sentences, each cited.
-  const answerWith = (quoted: string, from: number): ExtractiveAnswer => {
-    const topic = topicOf(passages[chosen.passage] as ChatPassage, sentences, from, quoted);
+  const answerWith = (quoted: string, from: number, titled = true): ExtractiveAnswer => {
+    const topic = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, quoted) : '';
     // A FAQ's question stands before its answer as it does on the page ("Are your teas organic? About half…").
     const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}: `) : '';
     const parts = [`${lead}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
     return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
   };
-  // A table's row answers alone, read as a sentence: the rows after it are other things.
-  if ((sentences[chosen.index] as Sentence).row) return answerWith(stripCitationMarks(rowSentence(sentences, chosen.index)), chosen.index);
+  // A table's row, or a line of contact details, answers alone, read as a sentence: what follows it is other things.
+  const alone = sentences[chosen.index] as Sentence;
+  if (!alone.prose) {
+    // A line of contact details says what it is; the section it sits in (a footer under the home page's last heading) does not.
+    const line = alone.row ? rowSentence(sentences, chosen.index) : `${alone.text}${ENDS_SENTENCE.test(alone.text) ? '' : '.'}`;
+    return answerWith(stripCitationMarks(keepTogether(line)), chosen.index, alone.row);
+  }
   // The sentence most like the question may be a question itself — a FAQ's, or the page asking what it
   // answers next: the answer is what follows it.
   const asks = /\?$/.test((sentences[chosen.index] as Sentence).text) && sentences[chosen.index + 1]?.prose === true;
