@@ -414,11 +414,21 @@ function bestSentence(
     // So does a line that states what a contact question asks for, sentence or not (a footer's
     // "42 Dale Street, Sheffield S1 4GH · Tel 0114 496 0321").
     const contactLine = s.line && !s.prose && wanted?.(s.text) === true;
-    if (!s.prose && !dataRow && !contactLine) return;
+    // And a bare price right under the name it prices ("The Grand" and "£60" on a shop's page), by the name's words.
+    const priced =
+      !s.prose &&
+      !s.row &&
+      s.line &&
+      s.words <= 6 &&
+      under > 0 &&
+      index > 0 &&
+      isHeadingLine(sentences[index - 1] as Sentence) &&
+      statesPrice(s.text);
+    if (!s.prose && !dataRow && !contactLine && !priced) return;
     // Long sentences cover more words by being long: a mild penalty past 40 words. A passage whose
     // title or heading names the topic lifts its sentences a little. A sentence stating what a
     // contact question asks for (the address, the phone number) is the answer, whatever its words.
-    const covered = coverage(terms, analyze(s.text));
+    const covered = priced ? under : coverage(terms, analyze(s.text));
     if (s.row && covered === 0) return;
     const score =
       (covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +
@@ -491,12 +501,12 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     const parts = [`${lead}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
     return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
   };
-  // A table's row, or a line of contact details, answers alone, read as a sentence: what follows it is other things.
+  // A table's row, a line of contact details or a bare price answers alone, read as a sentence: what follows it is other things.
   const alone = sentences[chosen.index] as Sentence;
   if (!alone.prose) {
     // A line of contact details says what it is; the section it sits in (a footer under the home page's last heading) does not.
     const line = alone.row ? rowSentence(sentences, chosen.index) : `${alone.text}${ENDS_SENTENCE.test(alone.text) ? '' : '.'}`;
-    return answerWith(stripCitationMarks(keepTogether(line)), chosen.index, alone.row);
+    return answerWith(stripCitationMarks(keepTogether(line)), chosen.index, !wanted?.(alone.text));
   }
   // The sentence most like the question may be a question itself — a FAQ's, or the page asking what it
   // answers next: the answer is what follows it.
