@@ -189,7 +189,7 @@ describe('composeAnswer on a price list', () => {
     const menu = 'Margherita £11. Diavola with spicy salami £13. Every pizza can be made with a gluten-free base for £2 extra.';
     expect(composeAnswer('how much is a margherita', [passage('a', 'https://s/menu', menu)]).text).toMatch(/^Margherita £11\. /);
     // A bare price right under the name it prices, by the name's words.
-    const shop = 'Seasonal bouquets, made in our studio.\n\nThe Classic\n£35\n\nThe Grand\n£60';
+    const shop = 'Seasonal flowers, made in our studio.\n\nThe Classic\n£35\n\nThe Grand\n£60';
     expect(composeAnswer('How much is the Grand bouquet?', [passage('a', 'https://s/', shop)]).text).toBe('The Grand: £60. [1]');
     // A list's line naming a thing and its price, without a full stop, is quoted with one.
     const list = 'Bestsellers\n\nAssam Breakfast — £6.50 / 100 g\nJasmine Pearls — £9.00 / 50 g';
