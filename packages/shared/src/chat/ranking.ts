@@ -301,6 +301,9 @@ export function absentShare(
       code.some((w) => w.startsWith(t))
     )
       return;
+    // A word in every chunk of the site is what the site is about ("flowers" on a florist's), and says
+    // nothing of whether it answers this question: "do you do funeral flowers?" is asked of "funeral".
+    if (stats.corpusDocs > 1 && (stats.termDf[i] ?? 0) >= stats.corpusDocs) return;
     let w = weights[i] ?? 0;
     // An absent word weighs as a word of one chunk would: absent is "rarer than anything the site
     // says", not infinitely rare. On a site of thousands of chunks that changes little; on one of

@@ -144,6 +144,12 @@ describe('absentShare (declining)', () => {
     expect(absentShare(stats(['take', 'bupa'], [2, 0], 5), DEFAULT_RANKING)).toBe(1);
   });
 
+  it('does not count a word every chunk of the site holds: what the site is about says nothing of the question', () => {
+    // A florist's three chunks all say "flowers": "do you do funeral flowers?" is asked of "funeral".
+    expect(absentShare(stats(['funer', 'flower'], [0, 3], 3), DEFAULT_RANKING)).toBe(1);
+    expect(absentShare(stats(['funer', 'flower'], [0, 2], 3), DEFAULT_RANKING)).toBe(0.5);
+  });
+
   it('does not count the words a question for a price asks with', () => {
     const s = stats(['cortar', 'cuanto', 'cuesta', 'nino', 'cabello'], [0, 0, 0, 1, 1], 4);
     expect(absentShare(s, DEFAULT_RANKING, { message: 'cuanto cuesta cortar el cabello a un niño' })).toBeCloseTo(1 / 3);
