@@ -192,7 +192,7 @@ describe('composeAnswer on a price list', () => {
     const shop = 'Seasonal flowers, made in our studio.\n\nThe Classic\n£35\n\nThe Grand\n£60';
     expect(composeAnswer('How much is the Grand bouquet?', [passage('a', 'https://s/', shop)]).text).toBe('The Grand: £60. [1]');
     // A list's line naming a thing and its price, without a full stop, is quoted with one.
-    const list = 'Bestsellers\n\nAssam Breakfast — £6.50 / 100 g\nJasmine Pearls — £9.00 / 50 g';
+    const list = 'Bestsellers\n\nAssam Breakfast — £6.50 / 100 g\nJasmine Pearls — £9.00 / 50 g\nEarl Grey — £6.00 / 100 g';
     expect(composeAnswer('How much is the jasmine tea?', [passage('a', 'https://s/', list)]).text).toBe(
       'Bestsellers: Jasmine Pearls — £9.00 / 50 g. [1]',
     );

@@ -571,10 +571,13 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     if (seen.has(key)) continue;
     seen.add(key);
     if (i === answering) answeringAt = picked.length;
-    // A price list's line ends with no full stop: it gets one, or the next sentence runs into it.
-    const text = ENDS_SENTENCE.test(s.text) ? s.text : `${s.text}.`;
+    // A price list's line ends with no full stop: it gets one, or the next sentence runs into it. The
+    // one that answers is quoted alone: the lines after it price other things.
+    const unended = !ENDS_SENTENCE.test(s.text);
+    const text = unended ? `${s.text}.` : s.text;
     picked.push({ text: picked.length === 0 ? clip(text, budget) : text, code: false });
     words += s.words;
+    if (unended && i === answering && statesPrice(s.text)) break;
   }
   // A sentence ending in a colon introduces what follows it (a list, code) and reads cut off last:
   // dropped after the answering sentence; the answering sentence itself ends with a full stop instead.
