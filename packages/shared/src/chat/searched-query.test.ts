@@ -14,6 +14,8 @@ describe('searchedQuery', () => {
     ['¿Abren los sábados?', 'weekend'],
     ['Are you open on a Monday?', 'weekday'],
     ['Ouvert le mardi ?', 'weekday'],
+    ['Are you open at weekends?', 'saturday'],
+    ['When do you open on weekdays?', 'monday'],
   ])('searches what pages call the day %j names (%s)', (message, word) => {
     const s = searchedQuery(message);
     expect(s.query.split(' ')).toContain(word);

@@ -3,7 +3,8 @@ import { asksForContact, CONTACT_SEARCH_WORDS } from './contact-question.ts';
 
 /**
  * Days a visitor names and the word pages use for them together: "open on Saturday?" is answered by
- * "We are closed at weekends", "on a Monday" by what is said of weekdays. In the classifier's
+ * "We are closed at weekends", "on a Monday" by what is said of weekdays — and the days a weekend or a
+ * weekday is, for a page that lists them one by one. In the classifier's
  * languages, accents folded (Portuguese weekdays are ordinals, "segunda": left out).
  */
 const DAY_GROUPS: [RegExp, string][] = [
@@ -14,6 +15,15 @@ const DAY_GROUPS: [RegExp, string][] = [
   [
     /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|lunes|martes|miercoles|jueves|viernes|lundis?|mardis?|mercredis?|jeudis?|vendredis?|montags?|dienstags?|mittwochs?|donnerstags?|freitags?)\b/,
     'weekday weekdays laborables semaine werktags wochentags',
+  ],
+  // …and the other way: "open at weekends?" of a page that lists "Saturday: 8am–4pm".
+  [
+    /\b(?:weekends?|fin de semana|week-?ends?|wochenende|fim de semana)\b/,
+    'saturday sunday sabado domingo samedi dimanche samstag sonntag',
+  ],
+  [
+    /\b(?:weekdays?|entre semana|en semaine|werktags|wochentags|dias uteis)\b/,
+    'monday tuesday wednesday thursday friday lunes viernes lundi vendredi montag freitag',
   ],
 ];
 

@@ -230,6 +230,34 @@ describe('composeAnswer on a table', () => {
   });
 });
 
+describe('composeAnswer on "label: value" lines', () => {
+  const bakery = [
+    'We are a friendly bakery in the old town.',
+    '',
+    'Opening hours',
+    '',
+    'Monday to Friday: 7am–6pm',
+    'Saturday: 8am–4pm',
+    'Sunday: closed',
+    '',
+    'We bake everything on site every morning.',
+  ].join('\n');
+  const page = [passage('a', 'https://s/', bakery, 'Bakery')];
+
+  it('quotes the line that holds a word of the question, alone, under its topic', () => {
+    expect(composeAnswer('What time do you open on Saturday?', page).text).toBe('Opening hours — Saturday: 8am–4pm. [1]');
+    expect(composeAnswer('Are you open on Sunday?', page).text).toBe('Opening hours — Sunday: closed. [1]');
+    // "Weekdays" searches the days they are.
+    expect(composeAnswer('When do you open on weekdays?', page).text).toBe('Opening hours — Monday to Friday: 7am–6pm. [1]');
+  });
+
+  it('takes no key of an example’s object for a label', () => {
+    const example =
+      "The CPU is described as:\n\nmodel: 'Intel(R) Core(TM) i7 CPU 860 @ 2.80GHz',\nspeed: 2926,\n\nEach CPU core reports its model and speed.";
+    expect(composeAnswer('what cpu model', [passage('a', 'https://s/os', example)]).text).not.toContain('Intel');
+  });
+});
+
 describe('composeAnswer on a page that repeats itself', () => {
   it('quotes each sentence once', () => {
     const body =

@@ -311,6 +311,23 @@ export function contactLinesAt(sentences: Sentence[], index: number): { end: num
 const LABEL_LINE = /^[^:]{1,30}:\s+\S/;
 
 /**
+ * A line of its own that is a short "label: value" ("Saturday: 8am–4pm"), not a sentence or code: the
+ * label capitalised (a lower-case one is an object's key in an example, "model: 'Intel…',").
+ */
+function isLabelLine(s: Sentence): boolean {
+  return (
+    s.line &&
+    !s.prose &&
+    !s.row &&
+    s.words <= 12 &&
+    /^\p{Lu}/u.test(s.text) &&
+    !/[,;{[(]$/.test(s.text) &&
+    LABEL_LINE.test(s.text) &&
+    !CODE.test(s.text)
+  );
+}
+
+/**
  * A parameter line of an API reference (a name and its type in angle brackets), or a cell of its
  * history table (the versions a change came in: "v7.5.0, v6.13.0").
  */
@@ -424,12 +441,14 @@ function bestSentence(
       index > 0 &&
       isHeadingLine(sentences[index - 1] as Sentence) &&
       statesPrice(s.text);
-    if (!s.prose && !dataRow && !contactLine && !priced) return;
+    // And a "label: value" line that holds a word of the question ("Saturday: 8am–4pm"), as a row of two cells.
+    const labelled = isLabelLine(s);
+    if (!s.prose && !dataRow && !contactLine && !priced && !labelled) return;
     // Long sentences cover more words by being long: a mild penalty past 40 words. A passage whose
     // title or heading names the topic lifts its sentences a little. A sentence stating what a
     // contact question asks for (the address, the phone number) is the answer, whatever its words.
     const covered = priced ? under : coverage(terms, analyze(s.text));
-    if (s.row && covered === 0) return;
+    if ((s.row || labelled) && covered === 0) return;
     const score =
       (covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +
       (wanted?.(s.text) ? 1 : 0) +
@@ -494,10 +513,11 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
 
   const budget = related.length > 0 ? MAIN_WORDS_WITH_RELATED : MAIN_WORDS;
   // The main quote under what it is about, then the related pages' sentences, each cited.
-  const answerWith = (quoted: string, from: number, titled = true): ExtractiveAnswer => {
+  const answerWith = (quoted: string, from: number, titled = true, colon = ': '): ExtractiveAnswer => {
     const topic = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, quoted) : '';
-    // A FAQ's question stands before its answer as it does on the page ("Are your teas organic? About half…").
-    const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}: `) : '';
+    // A FAQ's question stands before its answer as it does on the page ("Are your teas organic? About half…");
+    // a "Saturday: 8am–4pm" line under its topic with a dash, not a second colon.
+    const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}${colon}`) : '';
     const parts = [`${lead}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
     return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
   };
@@ -506,7 +526,7 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
   if (!alone.prose) {
     // A line of contact details says what it is; the section it sits in (a footer under the home page's last heading) does not.
     const line = alone.row ? rowSentence(sentences, chosen.index) : `${alone.text}${ENDS_SENTENCE.test(alone.text) ? '' : '.'}`;
-    return answerWith(stripCitationMarks(keepTogether(line)), chosen.index, !wanted?.(alone.text));
+    return answerWith(stripCitationMarks(keepTogether(line)), chosen.index, !wanted?.(alone.text), isLabelLine(alone) ? ' — ' : ': ');
   }
   // The sentence most like the question may be a question itself — a FAQ's, or the page asking what it
   // answers next: the answer is what follows it.
