@@ -135,6 +135,29 @@ const PELUQUERIA_UNANSWERABLE = [
   '¿Vendéis secadores de pelo?',
 ];
 
+// A five-page B&B, its questions written with it and asked once: 9 of 10 and 5 of 5. The miss, "Is there
+// wifi?" of a page that says "Wi-Fi", led to a word of two hyphened pieces being indexed and read without
+// its hyphen too: 10 of 10.
+const BNB: [string, string][] = [
+  ['What time is check-in?', 'your-stay.html'],
+  ['Can we bring our dog?', 'your-stay.html'],
+  ['Is breakfast included?', 'rooms.html'],
+  ['Is there wifi?', 'your-stay.html'],
+  ['How far is the beach?', 'find-us.html'],
+  ['Do you have parking?', 'find-us.html'],
+  ['How much is a double room?', 'rooms.html'],
+  ["What's your cancellation policy?", 'booking.html'],
+  ['Are children welcome?', 'your-stay.html'],
+  ['Can we check out late?', 'your-stay.html'],
+];
+const BNB_UNANSWERABLE = [
+  'Do you have a swimming pool?',
+  'Is there a gym?',
+  'Can I pay in bitcoin?',
+  'Do you have an EV charger?',
+  'Is there a lift?',
+];
+
 describe('small sites', () => {
   let kb: Kbchat;
   const sites: FixtureServer[] = [];
@@ -251,6 +274,15 @@ describe('small sites', () => {
     // The cookie banner beside a short page's text is not the page's text.
     expect((await ask('Do you use cookies?')).sources).toEqual([]);
     expect((await ask('How much is an MOT?')).answer).toMatch(/^MOT testing: Our MOT costs £45/);
+  });
+
+  it('a B&B: "wifi" finds the page that says "Wi-Fi"', async () => {
+    const { ask, score } = await askSite('bnb', 'Seaview House', 5);
+    const { right, declined } = await score(BNB, BNB_UNANSWERABLE);
+    expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(9);
+    expect(right).toContain('Is there wifi?');
+    expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(4);
+    expect((await ask('Is there wifi?')).answer).toBe('Free Wi-Fi throughout the house. [1]');
   });
 
   it('a Spanish hair salon, asked and answered in Spanish', async () => {

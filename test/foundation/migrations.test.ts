@@ -179,10 +179,10 @@ describe('migrations', () => {
       expect(await migrate(db.url, undefined, { count: 1 })).toEqual(['0024_curated_alternate_questions']);
       const answers = await sql(db.url, `SELECT cardinality(alternates) AS n FROM curated_answers WHERE client_id = '${client}'`);
       expect(answers.map((r) => r.n)).toEqual([0]);
-      // 0025: the chunks' words lose their accents, both ways; the client's term statistics are rebuilt.
+      // 0025: the chunks' words lose their accents, both ways, and their hyphens; the client's term statistics are rebuilt.
       await sql(
         db.url,
-        `INSERT INTO documents (client_id, url, chunk_index, content, content_hash) VALUES ('${client}', 'u2', 0, 'We supply cafés in Zürich', 'h2')`,
+        `INSERT INTO documents (client_id, url, chunk_index, content, content_hash) VALUES ('${client}', 'u2', 0, 'We supply cafés in Zürich, with free Wi-Fi', 'h2')`,
       );
       await sql(db.url, `SELECT kbchat_refresh_term_stats('${client}')`);
       const accented = `SELECT count(*)::int AS n FROM documents WHERE client_id = '${client}' AND fts @@ plainto_tsquery('kbchat_english', 'cafes zurich')`;
@@ -190,6 +190,8 @@ describe('migrations', () => {
       expect((await sql(db.url, stat))[0]?.n).toBe(0);
       expect(await migrate(db.url)).toEqual(['0025_accent_insensitive_search']);
       expect((await sql(db.url, accented))[0]?.n).toBe(1);
+      const joined = `SELECT count(*)::int AS n FROM documents WHERE client_id = '${client}' AND fts @@ plainto_tsquery('kbchat_english', 'wifi')`;
+      expect((await sql(db.url, joined))[0]?.n).toBe(1);
       expect((await sql(db.url, stat))[0]?.n).toBe(1);
       const plain = `SELECT count(*)::int AS n FROM documents WHERE client_id = '${client}' AND fts @@ plainto_tsquery('kbchat_english', 'cafés')`;
       expect((await sql(db.url, plain))[0]?.n).toBe(1);

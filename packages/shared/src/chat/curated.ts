@@ -70,7 +70,8 @@ interface TopicTerm {
  * "call_off", weighing as much as its heavier word (none when both are talk: "thank you").
  */
 function* topicTerms(text: string, compounds = false): Generator<TopicTerm> {
-  const terms = analyze(text).filter((t) => !t.part);
+  // A hyphenated word is read as its words: WordNet knows "check-in" as the lemma "check in" (compounds above), not "checkin".
+  const terms = analyze(text.replace(/(?<=[\p{L}\p{N}])-(?=[\p{L}\p{N}])/gu, ' ')).filter((t) => !t.part);
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i]!;
     const next = terms[i + 1];

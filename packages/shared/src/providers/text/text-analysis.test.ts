@@ -21,6 +21,17 @@ describe('analyze', () => {
     expect(terms.filter((t) => t.stop).map((t) => t.surface)).toEqual(['how', 'do', 'i', 'the']);
   });
 
+  it('reads a word of two hyphened pieces as the word without its hyphen, then its pieces as parts', () => {
+    expect(analyze('Free Wi-Fi').map((t) => [t.surface, t.part])).toEqual([
+      ['free', false],
+      ['wifi', false],
+      ['wi', true],
+      ['fi', true],
+    ]);
+    // An option's name or a date: its pieces, each a word.
+    expect(analyze('--max-old-space-size 2021-04-06').map((t) => t.surface)).toEqual(['max', 'old', 'space', 'size', '2021', '04', '06']);
+  });
+
   it('marks contractions typed without the apostrophe, and "pls", as stop words', () => {
     const terms = analyze('whats the port, dont know it pls');
     expect(terms.filter((t) => !t.stop).map((t) => t.surface)).toEqual(['port', 'know']);

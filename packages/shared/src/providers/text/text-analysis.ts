@@ -55,8 +55,10 @@ export function isStopWord(surface: string): boolean {
   return STOP_WORDS.has(surface);
 }
 
-// Marks belong to their word: Thai and Devanagari vowel signs are combining marks.
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+// Marks belong to their word: Thai and Devanagari vowel signs are combining marks. Words joined by
+// hyphens ("Wi-Fi", "check-in") are matched whole, to be taken apart below.
+const WORD = /[\p{L}\p{N}\p{M}]+(?:-[\p{L}\p{N}\p{M}]+)*/gu;
+const TWO_PIECES = /^[\p{L}\p{M}]+-[\p{L}\p{M}]+$/u;
 // Boundaries inside identifiers: deepStrictEqual → deep|Strict|Equal, HTTPServer → HTTP|Server.
 const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
@@ -95,7 +97,7 @@ function unspacedTerms(run: string, out: Term[]) {
 
 /**
  * Words of the text in order. A camelCase identifier yields the whole word and then its parts,
- * so "deepStrictEqual" matches both itself and "strict equal". Chinese, Japanese, Thai and similar
+ * so "deepStrictEqual" matches both itself and "strict equal"; so does a hyphenated word ("wifi", "wi", "fi"). Chinese, Japanese, Thai and similar
  * runs yield character bigrams.
  */
 export function analyze(text: string): Term[] {
@@ -107,6 +109,16 @@ export function analyze(text: string): Term[] {
         if (UNSPACED.test(run)) unspacedTerms(run, out);
         else out.push(...analyze(run));
       }
+      continue;
+    }
+    // A word of two hyphened pieces of letters is the word written without its hyphen, then its pieces
+    // as parts (as a camelCase identifier's): "Wi-Fi" meets "wifi", and "fi" alone counts a little. Other
+    // hyphened runs (an option's name, a date) are their pieces, each a word.
+    if (raw.includes('-')) {
+      if (TWO_PIECES.test(raw)) {
+        out.push(makeTerm(raw.replace('-', '').toLowerCase(), false));
+        for (const piece of raw.split('-')) out.push(makeTerm(piece.toLowerCase(), true));
+      } else out.push(...analyze(raw.replaceAll('-', ' ')));
       continue;
     }
     const word = raw.toLowerCase();
