@@ -4,14 +4,12 @@ import { asksForContact, CONTACT_SEARCH_WORDS } from './contact-question.ts';
 /**
  * Days a visitor names and the word pages use for them together: "open on Saturday?" is answered by
  * "We are closed at weekends", "on a Monday" by what is said of weekdays — and the days a weekend or a
- * weekday is, for a page that lists them one by one. In the classifier's
- * languages, accents folded (Portuguese weekdays are ordinals, "segunda": left out).
+ * weekday is, for a page that lists them one by one. In the classifier's languages, accents folded
+ * (Portuguese weekdays are ordinals, "segunda": left out), in single words: "fin de semana" searched
+ * "semana", a week, and a salon's "una semana antes" came along.
  */
 const DAY_GROUPS: [RegExp, string][] = [
-  [
-    /\b(?:saturdays?|sundays?|sabados?|domingos?|samedis?|dimanches?|samstags?|sonntags?)\b/,
-    'weekend weekends fin de semana wochenende fim',
-  ],
+  [/\b(?:saturdays?|sundays?|sabados?|domingos?|samedis?|dimanches?|samstags?|sonntags?)\b/, 'weekend weekends wochenende'],
   [
     /\b(?:mondays?|tuesdays?|wednesdays?|thursdays?|fridays?|lunes|martes|miercoles|jueves|viernes|lundis?|mardis?|mercredis?|jeudis?|vendredis?|montags?|dienstags?|mittwochs?|donnerstags?|freitags?)\b/,
     'weekday weekdays laborables semaine werktags wochentags',
