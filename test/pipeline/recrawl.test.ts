@@ -275,6 +275,45 @@ describe('re-crawl', () => {
     expect(await docIds(clientId, '/')).toEqual(homeDocs);
   });
 
+  it('a page stored by an older extraction is fetched in full and read again, its unchanged chunks keeping their embeddings', async () => {
+    const { clientId } = await createClient(kb.baseUrl);
+    const page = { body: html('Home', `${prose('home')}<a href="/a">a</a> <a href="/b">b</a>`), headers: { etag: '"v1"' } };
+    const conditional: (string | undefined)[] = [];
+    site.pages.set('/', (req) => {
+      conditional.push(req.headers['if-none-match'] as string | undefined);
+      return req.headers['if-none-match'] === '"v1"' ? { status: 304, body: '', headers: { etag: '"v1"' } } : page;
+    });
+    await crawl(clientId);
+    const homeChunks = async () =>
+      (
+        await pool.query<{ content: string }>('SELECT content FROM documents WHERE client_id = $1 AND url = $2 ORDER BY chunk_index', [
+          clientId,
+          `${site.origin}/`,
+        ])
+      ).rows.map((r) => r.content);
+    const before = await homeChunks();
+    // As an earlier version stored it: a content hash without the extraction's tag.
+    await pool.query("UPDATE pages SET content_hash = split_part(content_hash, ':', 2) WHERE client_id = $1 AND url = $2", [
+      clientId,
+      `${site.origin}/`,
+    ]);
+    fake.reset();
+    const again = await crawl(clientId);
+    expect(conditional).toEqual([undefined, undefined]);
+    expect(again.pagesIndexed).toBe(3);
+    // Read again to the same chunks: they keep their embeddings, nothing is embedded again.
+    expect(await homeChunks()).toEqual(before);
+    expect(fake.embeddedTokens()).toBe(0);
+    const stored = await pool.query<{ content_hash: string }>('SELECT content_hash FROM pages WHERE client_id = $1 AND url = $2', [
+      clientId,
+      `${site.origin}/`,
+    ]);
+    expect(stored.rows[0]?.content_hash).toMatch(/^x2:[0-9a-f]{64}$/);
+    // Stored the current way, the next crawl asks conditionally again.
+    await crawl(clientId);
+    expect(conditional).toEqual([undefined, undefined, '"v1"']);
+  });
+
   it('a page whose sitemap lastmod is unchanged is not requested again; a new lastmod fetches it', async () => {
     const { clientId } = await createClient(kb.baseUrl);
     const lastmod = { a: '2026-01-01', c: '2026-01-01T10:00:00Z' };

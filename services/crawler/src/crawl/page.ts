@@ -16,7 +16,7 @@ import { needsRender } from '../web/render.ts';
 import { type CrawlContext, ROBOTS_TOKEN } from './context.ts';
 import { claimAndEnqueue, finishIfDrained, partitionLinks, sameSiteLinks } from './frontier.ts';
 import type { HostSlot } from './politeness.ts';
-import { settleNotIndexed, storeIndexedPage, storeNotModifiedPage } from './store-page.ts';
+import { extractedNow, settleNotIndexed, storeIndexedPage, storeNotModifiedPage } from './store-page.ts';
 
 /**
  * One page of a crawl (a crawl.page job). Safe to run any number of times for one URL: the URL's
@@ -65,9 +65,13 @@ export async function processPage(ctx: CrawlContext, data: PageData, bullJob: Jo
     return { outcome: 'already-settled' };
   }
 
-  // Conditional GET (or none at all) only when we hold what it cannot give: the page's content and its links.
+  // Conditional GET (or none at all) only when we hold what it cannot give: the page's content, read
+  // the way pages are read now, and its links.
   const found = start.page;
-  const known = found?.status === 'indexed' && found.links !== null && found.content_hash !== null ? found : undefined;
+  const known =
+    found?.status === 'indexed' && found.links !== null && found.content_hash !== null && extractedNow(found.content_hash)
+      ? found
+      : undefined;
   const lastmod = start.lastmod;
   if (known && lastmod !== null && known.sitemap_lastmod === lastmod) {
     // The sitemap says the page has not changed since its stored content was fetched: no request at all.

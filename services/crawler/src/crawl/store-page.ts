@@ -14,14 +14,29 @@ import type { SourcedCrawlJobRow } from '@kbchat/shared/jobs/job-data';
  */
 
 /**
- * Identity of a page's content: the title and every chunk (heading and text). Hashing the chunks
- * rather than the raw text means a changed chunker re-chunks pages on the next crawl, while the
- * chunks it leaves as they were keep their embeddings (replacePageDocuments reuses them).
+ * The extraction a stored page was read with, kept as its content hash's prefix. Raise it when the
+ * extraction (web/extract.ts) or the chunker changes what a page yields: a re-crawl then fetches every
+ * page stored before in full — no conditional GET, no sitemap <lastmod> skip — so an unchanged page
+ * is read again the new way (its unchanged chunks keep their embeddings). 2: the start page keeps the
+ * site's footer; a short page keeps what the heuristic found.
+ */
+export const EXTRACTION = 'x2';
+
+/** Whether a stored page's content was read with the current extraction. */
+export function extractedNow(contentHash: string): boolean {
+  return contentHash.startsWith(`${EXTRACTION}:`);
+}
+
+/**
+ * Identity of a page's content: the title and every chunk (heading and text), under the extraction's
+ * tag. Hashing the chunks rather than the raw text means a changed chunker re-chunks pages on the next
+ * crawl, while the chunks it leaves as they were keep their embeddings (replacePageDocuments reuses them).
  */
 export function pageContentHash(title: string, chunks: Chunk[]): string {
-  return createHash('sha256')
+  const digest = createHash('sha256')
     .update(JSON.stringify([title, chunks.map((c) => [c.heading, c.hash])]))
     .digest('hex');
+  return `${EXTRACTION}:${digest}`;
 }
 
 export type StoreResult =
