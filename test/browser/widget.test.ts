@@ -123,7 +123,7 @@ describe.skipIf(!hasChromium)('chat widget in Chromium', () => {
       const widget = url.searchParams.get('widget') === '0' ? '' : other ? bareTag : tag(accent ? `data-accent-color="${accent}"` : '');
       html(
         res,
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        `<!doctype html><html lang="${url.searchParams.get('lang') ?? 'en'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
         <title>Host</title>${css}</head><body>${body}${widget}</body></html>`,
       );
     });
@@ -458,6 +458,19 @@ describe.skipIf(!hasChromium)('chat widget in Chromium', () => {
     expect(
       await page.getByRole('textbox', { name: 'Your message' }).evaluate((e) => e === (e.getRootNode() as ShadowRoot).activeElement),
     ).toBe(true);
+    await page.context().close();
+  });
+
+  it('speaks the language of the page it sits on, where the operator wrote nothing', async () => {
+    const page = await openPage(`?plain=1&lang=es-ES&client=${clientId}`);
+    const launcher = page.getByRole('button', { name: 'Abrir el chat' });
+    await launcher.click();
+    const dialog = page.getByRole('dialog', { name: 'Chatee con nosotros' });
+    await expect.poll(() => dialog.isVisible()).toBe(true);
+    expect(await dialog.getByText('¡Hola! Pregúnteme lo que quiera sobre este sitio.').isVisible()).toBe(true);
+    const box = page.getByRole('textbox', { name: 'Su mensaje' });
+    expect(await box.getAttribute('placeholder')).toBe('Escriba su pregunta…');
+    expect(await dialog.getByRole('button', { name: 'Enviar' }).isVisible()).toBe(true);
     await page.context().close();
   });
 

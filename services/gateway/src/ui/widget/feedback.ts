@@ -1,5 +1,6 @@
 import { sendFeedback } from './chat-api.ts';
 import { h, icon } from './dom.ts';
+import { t } from './strings.ts';
 
 export type Rating = 'up' | 'down';
 
@@ -23,9 +24,9 @@ export interface FeedbackContext {
 export function feedbackButtons(ctx: FeedbackContext, messageId: string, rated?: Rating): HTMLElement {
   const make = (rating: Rating, label: string, d: string) =>
     h('button', { type: 'button', 'aria-label': label, 'aria-pressed': String(rated === rating), 'data-rating': rating }, icon(d));
-  const up = make('up', 'Helpful answer', THUMB_UP);
-  const down = make('down', 'Not helpful', THUMB_DOWN);
-  const group = h('div', { class: 'fb', role: 'group', 'aria-label': 'Rate this answer' }, up, down);
+  const up = make('up', t().helpful, THUMB_UP);
+  const down = make('down', t().notHelpful, THUMB_DOWN);
+  const group = h('div', { class: 'fb', role: 'group', 'aria-label': t().rate }, up, down);
   // Not disabled while sending: a disabled button would drop the keyboard focus.
   let pending = false;
   group.addEventListener('click', async (e) => {

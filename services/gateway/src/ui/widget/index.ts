@@ -7,6 +7,7 @@
  */
 import { fetchConfig } from './chat-api.ts';
 import { mount } from './panel.ts';
+import { t, useLanguage, widgetLanguage } from './strings.ts';
 
 const DEFAULT_ACCENT = '#1f4fd1';
 
@@ -21,11 +22,12 @@ async function start(): Promise<void> {
   }
   const api = new URL(script.src, location.href).origin;
   const opts = script.dataset;
+  useLanguage(widgetLanguage(opts.lang || document.documentElement.lang));
   const settings = await fetchConfig(api, clientId);
   const isColour = (c: string | null | undefined): c is string => !!c && !!window.CSS?.supports('color', c);
   const look = {
-    title: opts.title || settings?.title || 'Chat with us',
-    greeting: opts.greeting || settings?.greeting || 'Hi! Ask me anything about this site.',
+    title: opts.title || settings?.title || t().title,
+    greeting: opts.greeting || settings?.greeting || t().greeting,
     accent: isColour(opts.accentColor) ? opts.accentColor : isColour(settings?.color) ? settings.color : DEFAULT_ACCENT,
     starterQuestions: (settings?.starterQuestions ?? []).slice(0, 4),
     position: opts.position === 'bottom-left' || (!opts.position && settings?.position === 'bottom-left') ? 'bottom-left' : 'bottom-right',

@@ -1,4 +1,5 @@
 import { h } from './dom.ts';
+import { t } from './strings.ts';
 
 export interface LeadContext {
   api: string;
@@ -32,17 +33,17 @@ export function leadForm(ctx: LeadContext): void {
   const { log } = ctx;
   if (log.querySelector('.lead')) return;
   const fields = {
-    name: field('name', 'Name', 'text', true, 'name'),
-    email: field('email', 'Email', 'email', true, 'email'),
-    phone: field('phone', 'Phone', 'tel', false, 'tel'),
-    message: field('message', 'Message', 'textarea', false, 'off'),
+    name: field('name', t().name, 'text', true, 'name'),
+    email: field('email', t().email, 'email', true, 'email'),
+    phone: field('phone', t().phone, 'tel', false, 'tel'),
+    message: field('message', t().message, 'textarea', false, 'off'),
   };
   const formError = h('p', { class: 'fe err', role: 'alert' });
-  const submit = h('button', { type: 'submit', class: 'send-lead' }, 'Send my details');
+  const submit = h('button', { type: 'submit', class: 'send-lead' }, t().sendDetails);
   const form = h(
     'form',
     { class: 'lead', 'aria-labelledby': 'lh', novalidate: '' },
-    h('p', { id: 'lh' }, 'Leave your details and we will get back to you.'),
+    h('p', { id: 'lh' }, t().leadIntro),
     ...Object.values(fields).map((f) => f.box),
     formError,
     submit,
@@ -77,7 +78,7 @@ export function leadForm(ctx: LeadContext): void {
       });
       const out = (await res.json().catch(() => ({}))) as { details?: string[] | string };
       if (res.ok) {
-        const thanks = h('p', { class: 'm bot ok', role: 'status', tabindex: '-1' }, `Thank you, ${body.name}! We will be in touch soon.`);
+        const thanks = h('p', { class: 'm bot ok', role: 'status', tabindex: '-1' }, t().thanks(body.name));
         form.replaceWith(thanks);
         thanks.focus();
         ctx.remember(thanks.textContent ?? '');
@@ -98,7 +99,7 @@ export function leadForm(ctx: LeadContext): void {
       }
       (first ?? submit).focus();
     } catch {
-      formError.textContent = 'Your details could not be sent. Please try again.';
+      formError.textContent = t().leadFailed;
     } finally {
       submit.disabled = false;
     }

@@ -2,6 +2,7 @@ import { type Done, type Failure, plainChat, type Source, streamChat } from './c
 import { answerNodes, h, icon, onColor, storage } from './dom.ts';
 import { feedbackButtons, type Rating } from './feedback.ts';
 import { leadForm } from './lead-form.ts';
+import { t } from './strings.ts';
 import { STYLES } from './styles.ts';
 
 /** What the widget shows, resolved from the tag's data-* attributes, the client's settings and the defaults. */
@@ -49,14 +50,14 @@ export function mount(api: string, clientId: string, look: Look): void {
   wrap.style.setProperty('--a', look.accent);
   const launcher = h(
     'button',
-    { type: 'button', class: 'launcher', 'aria-label': 'Open chat', 'aria-expanded': 'false', 'aria-controls': 'p' },
+    { type: 'button', class: 'launcher', 'aria-label': t().open, 'aria-expanded': 'false', 'aria-controls': 'p' },
     icon(CHAT_ICON),
   );
-  const closeBtn = h('button', { type: 'button', class: 'x', 'aria-label': 'Close chat' }, '×');
-  const log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
-  const input = h('textarea', { id: 'q', rows: '1', maxlength: '4000', placeholder: 'Type your question…', autocomplete: 'off' });
-  const send = h('button', { type: 'submit', class: 'send' }, 'Send');
-  const composer = h('form', { class: 'composer' }, h('label', { for: 'q', class: 'sr' }, 'Your message'), input, send);
+  const closeBtn = h('button', { type: 'button', class: 'x', 'aria-label': t().close }, '×');
+  const log = h('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': t().conversation, tabindex: '0' });
+  const input = h('textarea', { id: 'q', rows: '1', maxlength: '4000', placeholder: t().placeholder, autocomplete: 'off' });
+  const send = h('button', { type: 'submit', class: 'send' }, t().send);
+  const composer = h('form', { class: 'composer' }, h('label', { for: 'q', class: 'sr' }, t().yourMessage), input, send);
   const panel = h(
     'div',
     { id: 'p', class: 'panel', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': 't', hidden: '' },
@@ -109,12 +110,12 @@ export function mount(api: string, clientId: string, look: Look): void {
       );
     });
     if (list.childElementCount === 0) return null;
-    return h('div', { class: 'src' }, h('p', {}, 'Sources'), list);
+    return h('div', { class: 'src' }, h('p', {}, t().sources), list);
   }
 
   function bubble(entry: Entry): HTMLElement {
     const b = h('div', { class: `m ${entry.role}` });
-    if (entry.role === 'user') b.append(h('span', { class: 'sr' }, 'You: '), entry.text);
+    if (entry.role === 'user') b.append(h('span', { class: 'sr' }, t().you), entry.text);
     else b.append(...answerNodes(entry.text));
     const src = entry.sources && sourcesBlock(entry.sources);
     if (src) b.append(src);
@@ -128,7 +129,7 @@ export function mount(api: string, clientId: string, look: Look): void {
     panel.hidden = !open;
     launcher.setAttribute('aria-expanded', String(open));
     // Not "Close chat": that is the header's button, and two of a name confuse a screen-reader user.
-    launcher.setAttribute('aria-label', open ? 'Hide chat' : 'Open chat');
+    launcher.setAttribute('aria-label', open ? t().hide : t().open);
     tab.set(key('open'), open ? '1' : '');
     if (open) {
       scroll();
@@ -173,10 +174,7 @@ export function mount(api: string, clientId: string, look: Look): void {
       remember({ role: 'bot', text: done.answer, sources: done.sources, messageId: done.messageId });
     } catch (err) {
       const status = (err as Failure).status;
-      const note =
-        status === 429
-          ? 'You are sending messages too quickly. Please wait a moment and try again.'
-          : 'Sorry, something went wrong. Please try again.';
+      const note = status === 429 ? t().tooFast : t().failed;
       if (shown) b.append(h('p', { class: 'err' }, note));
       else {
         b.classList.add('err');
@@ -198,7 +196,7 @@ export function mount(api: string, clientId: string, look: Look): void {
   // Suggested first questions, until the visitor has asked something.
   let starters: HTMLElement | undefined;
   if (history.length === 0 && look.starterQuestions.length > 0) {
-    starters = h('div', { class: 'starters', role: 'group', 'aria-label': 'Suggested questions' });
+    starters = h('div', { class: 'starters', role: 'group', 'aria-label': t().suggested });
     for (const q of look.starterQuestions) {
       const b = h('button', { type: 'button' }, q);
       b.addEventListener('click', () => {
