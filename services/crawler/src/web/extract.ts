@@ -116,8 +116,26 @@ const DROP_ROLES = new Set([
 // because ids are often made from content ("sql-comment", "plpython-sharing" in the PostgreSQL docs).
 const BOILERPLATE_WORDS =
   'nav|navbar|navigation|navheader|navfooter|navlinks|breadcrumbs?|sidebar|side-bar|skip-?link|skip-?to-content|cookies?|cookie-?banner|cookie-?consent|cookie-?notice|consent|gdpr|cc-window|onetrust|share|sharing|social|socials|site-?header|site-?footer|global-?header|global-?footer|masthead|footer|toolbar|pagination|pager|subscribe|newsletter|advert|advertisement|sponsored|related-?posts|comments';
-const BOILERPLATE_CLASS = new RegExp(`^(?:[a-z0-9]+[-_])*(?:${BOILERPLATE_WORDS})(?:[-_][a-z0-9]+)*$`);
-const BOILERPLATE_ID = new RegExp(`^(?:${BOILERPLATE_WORDS})(?:[-_][a-z0-9]+)*$`);
+const BOILERPLATE = namePatterns(BOILERPLATE_WORDS);
+// The site's footer by name, the same way (kept on the start page: ExtractOptions.keepFooter).
+const FOOTER = namePatterns('site-?footer|global-?footer|footer');
+
+/** A class token that holds one of `words` (a prefix allowed), and an id that starts with one. */
+function namePatterns(words: string): { cls: RegExp; id: RegExp } {
+  return {
+    cls: new RegExp(`^(?:[a-z0-9]+[-_])*(?:${words})(?:[-_][a-z0-9]+)*$`),
+    id: new RegExp(`^(?:${words})(?:[-_][a-z0-9]+)*$`),
+  };
+}
+
+/** Whether an element's id or one of its class tokens names what `names` describes. */
+function namedBy(attrs: Record<string, string>, names: { cls: RegExp; id: RegExp }): boolean {
+  if (attrs.id && names.id.test(attrs.id.toLowerCase())) return true;
+  return (attrs.class ?? '')
+    .toLowerCase()
+    .split(/\s+/)
+    .some((token) => token !== '' && names.cls.test(token));
+}
 const BLOCK_TAGS = new Set([
   'p',
   'div',
@@ -421,16 +439,9 @@ function readMeta(attrs: Record<string, string>, out: Parsed): void {
   } else if (equiv === 'content-language' && !out.lang && content) out.lang = content;
 }
 
-const FOOTER_NAME = /^(?:[a-z0-9]+[-_])*(?:site-?footer|global-?footer|footer)(?:[-_][a-z0-9]+)*$/;
-
 /** The page's footer: <footer>, the contentinfo landmark, or an element whose id or class names one. */
 function isSiteFooter(tag: string, attrs: Record<string, string>): boolean {
-  if (tag === 'footer' || attrs.role?.toLowerCase() === 'contentinfo') return true;
-  if (attrs.id && FOOTER_NAME.test(attrs.id.toLowerCase())) return true;
-  return (attrs.class ?? '')
-    .toLowerCase()
-    .split(/\s+/)
-    .some((token) => token !== '' && FOOTER_NAME.test(token));
+  return tag === 'footer' || attrs.role?.toLowerCase() === 'contentinfo' || namedBy(attrs, FOOTER);
 }
 
 function shouldDrop(tag: string, attrs: Record<string, string>, insideContent: boolean): boolean {
@@ -442,11 +453,7 @@ function shouldDrop(tag: string, attrs: Record<string, string>, insideContent: b
   if (role && DROP_ROLES.has(role)) return true;
   const style = attrs.style;
   if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
-  if (attrs.id && BOILERPLATE_ID.test(attrs.id.toLowerCase())) return true;
-  if (attrs.class) {
-    for (const token of attrs.class.toLowerCase().split(/\s+/)) if (token && BOILERPLATE_CLASS.test(token)) return true;
-  }
-  return false;
+  return namedBy(attrs, BOILERPLATE);
 }
 
 /** <main>, [role=main] or a lone <article>, when it holds most of the text; else the whole body. */
