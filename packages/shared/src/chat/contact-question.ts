@@ -14,12 +14,14 @@ export type ContactKind = 'phone' | 'email' | 'address' | 'any';
 
 // English, Spanish, French, German and Portuguese (the lead classifier's languages), accents folded.
 // Each asks for the business's own details ("your", "you"): "how do I validate an email address" does not.
+/** "your", as chat also writes it. */
+const YOUR = '(?:your|ur)';
 const ASKS: [ContactKind, RegExp][] = [
   [
     'phone',
     new RegExp(
       [
-        String.raw`\b(?:your|ur) (?:tele)?phone\b|\bthe (?:tele)?phone number\b|\b(?:your|ur) (?:mobile|whatsapp|number)\b|\bnumber (?:to|i can|can i) call\b`,
+        String.raw`\b${YOUR} (?:tele)?phone\b|\bthe (?:tele)?phone number\b|\b${YOUR} (?:mobile|whatsapp|number)\b|\bnumber (?:to|i can|can i) call\b`,
         String.raw`\bhow (?:can|do|could|should) i (?:call|phone|ring) (?:you|u)\b`,
         String.raw`\b(?:su|tu|vuestro) (?:numero de )?telefono\b|\bel (?:numero de )?telefono\b`,
         String.raw`\b(?:votre|ton) (?:numero de )?telephone\b|\ble numero de telephone\b`,
@@ -32,7 +34,7 @@ const ASKS: [ContactKind, RegExp][] = [
     'email',
     new RegExp(
       [
-        String.raw`\b(?:your|ur) e-?mail\b|\b(?:can|do|could|should) i e-?mail (?:you|u)\b|\bthe e-?mail (?:address )?(?:of|for) (?:you|the (?:shop|store|office|company|business))\b`,
+        String.raw`\b${YOUR} e-?mail\b|\b(?:can|do|could|should) i e-?mail (?:you|u)\b|\bthe e-?mail (?:address )?(?:of|for) (?:you|the (?:shop|store|office|company|business))\b`,
         String.raw`\b(?:su|tu|vuestro) (?:correo|e-?mail)\b|\b(?:votre|ton) (?:adresse )?(?:e-?mail|courriel)\b`,
         String.raw`\b(?:ihre|deine|eure) e-?mail\b|\b(?:seu|teu) e-?mail\b`,
       ].join('|'),
@@ -45,7 +47,7 @@ const ASKS: [ContactKind, RegExp][] = [
         String.raw`\bwhere (?:are|r) (?:you|u|ya)(?: guys)? (?:located|based|situated)\b|\bwhere (?:are|r) (?:you|u|ya)(?: guys)?\s*[?!.]*$`,
         String.raw`\bwhere (?:is|are) (?:your|the) (?:shop|store|office|offices|workshop|studio|clinic|practice|surgery|restaurant|hotel|salon|garage|showroom|location|premises|branch|branches|headquarters|building|warehouse)\b`,
         String.raw`\bwhere can i find (?:you|u)\b`,
-        String.raw`\b(?:your|ur) (?:address|location|premises)\b|\bwhat(?:'?s| is) the (?:address|location)\b(?!\s+(?:of|for|to|in|on|that|which|where)\b)|\bhow (?:do|can) i get to (?:you|your)\b|\bdirections to (?:you|your)\b`,
+        String.raw`\b${YOUR} (?:address|location|premises)\b|\bwhat(?:'?s| is) the (?:address|location)\b(?!\s+(?:of|for|to|in|on|that|which|where)\b)|\bhow (?:do|can) i get to (?:you|your)\b|\bdirections to (?:you|your)\b`,
         String.raw`\bdonde (?:estan|estais|esta (?:la|el|su|tu)|se encuentran|os encontramos|queda)\b|\b(?:su|tu|vuestra) (?:direccion|ubicacion)\b`,
         String.raw`\bou (?:etes[- ]vous|es[- ]tu|se trouve|vous trouver)\b|\b(?:votre|ton) adresse\b`,
         String.raw`\bwo (?:sind sie|seid ihr|bist du|finde ich (?:sie|euch|dich)|befindet sich|liegt (?:ihr|euer|dein))\b|\b(?:ihre|deine|eure) (?:adresse|anschrift)\b`,
@@ -57,7 +59,7 @@ const ASKS: [ContactKind, RegExp][] = [
     'any',
     new RegExp(
       [
-        String.raw`\bhow (?:can|do|could|should) i (?:contact|reach|get in touch with) (?:you|u)\b|\b(?:your|ur) contact (?:details|info|information)\b`,
+        String.raw`\bhow (?:can|do|could|should) i (?:contact|reach|get in touch with) (?:you|u)\b|\b${YOUR} contact (?:details|info|information)\b`,
         String.raw`\bcomo (?:puedo )?(?:contactar(?:os|les|te)?|comunicarme con (?:ustedes|vosotros))\b|\bcomment (?:puis-je )?(?:vous )?(?:contacter|joindre)\b`,
         String.raw`\bwie (?:kann ich sie|erreiche ich (?:sie|euch|dich))\b|\bcomo (?:posso )?(?:contactar|entrar em contato com|falar com) (?:voces|vos|a loja)\b`,
       ].join('|'),

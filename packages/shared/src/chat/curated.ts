@@ -45,7 +45,7 @@ for (const family of FAMILIES) for (const stem of family) FAMILY_OF.set(stem, fa
 
 /** Talk rather than topic (stems), beside the analyser's stop words. */
 const CONVERSATIONAL = new Set(
-  'pleas thank thanks hi hello hei hey u ur someth anyth thing stuff know tell would could can like want need realli actual also just ok okai possibl near'.split(
+  'pleas thank thanks hi hello hei hey someth anyth thing stuff know tell would could can like want need realli actual also just ok okai possibl near'.split(
     ' ',
   ),
 );
