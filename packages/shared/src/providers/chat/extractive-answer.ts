@@ -395,6 +395,11 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
   return heading;
 }
 
+/** A line that ends like no sentence ("Jasmine Pearls — £9.00 / 50 g") closed with a full stop, so the next one does not run into it. */
+function withFullStop(text: string): string {
+  return ENDS_SENTENCE.test(text) ? text : `${text}.`;
+}
+
 /** The first `limit` words of a sentence, ending in "…" when cut. */
 function clip(text: string, limit: number): string {
   const words = text.split(' ');
@@ -525,7 +530,7 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
   const alone = sentences[chosen.index] as Sentence;
   if (!alone.prose) {
     // A line of contact details says what it is; the section it sits in (a footer under the home page's last heading) does not.
-    const line = alone.row ? rowSentence(sentences, chosen.index) : `${alone.text}${ENDS_SENTENCE.test(alone.text) ? '' : '.'}`;
+    const line = alone.row ? rowSentence(sentences, chosen.index) : withFullStop(alone.text);
     return answerWith(stripCitationMarks(keepTogether(line)), chosen.index, !wanted?.(alone.text), isLabelLine(alone) ? ' — ' : ': ');
   }
   // The sentence most like the question may be a question itself — a FAQ's, or the page asking what it
@@ -594,7 +599,7 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     // A price list's line ends with no full stop: it gets one, or the next sentence runs into it. The
     // one that answers is quoted alone: the lines after it price other things.
     const unended = !ENDS_SENTENCE.test(s.text);
-    const text = unended ? `${s.text}.` : s.text;
+    const text = withFullStop(s.text);
     picked.push({ text: picked.length === 0 ? clip(text, budget) : text, code: false });
     words += s.words;
     if (unended && i === answering && statesPrice(s.text)) break;
