@@ -92,6 +92,16 @@ describe('matchCurated', () => {
     expect(matched).toEqual([]);
   });
 
+  it('matches a question of two or more things that the curated answer states as the visitor says them', () => {
+    expect(matchCurated('is there internet in the rooms', hotel)?.answer.id).toBe('wifi');
+    expect(matchCurated('is there a bus to the airport', hotel)?.answer.id).toBe('shuttle');
+    // The answer's words count only as they are: WordNet's "minibar" is a "buffet" (of the breakfast).
+    expect(matchCurated('Is there a minibar in the room?', hotel)).toBeUndefined();
+    // One thing alone may be anywhere in an answer: it is not what the answer is about.
+    expect(matchCurated('Do you have a lobby?', hotel)).toBeUndefined();
+    expect(matchCurated('internet?', hotel)).toBeUndefined();
+  });
+
   it("relates words by WordNet's commonest senses only", () => {
     expect(relatedStems('breakfast')).toContain('meal');
     expect(relatedStems('call_off')).toContain('cancel');

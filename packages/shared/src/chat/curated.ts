@@ -17,10 +17,14 @@ import { analyze, missesOneLetter } from '../providers/text/text-analysis.ts';
  * - covered: how much of the visitor's question the curated question and answer hold (≥ COVERED).
  *   A near-miss adds a thing the curated answer says nothing about ("skateboard *wheels*",
  *   "*repair* skateboards"): covered drops and the question goes to retrieval like any other.
+ * - Or stated: a question of at least two things (topic words; an intent word is half of one) that
+ *   the curated answer holds every one of, as the visitor puts them ("is there *internet* in the
+ *   *rooms*" of "Free wireless internet in all rooms"), asks for it however its question is worded.
+ *   One thing alone may be anywhere in an answer; the answer's words count only as they are.
  *
  * Words of intent ("sell", "open") weigh half a topic word: they say what is asked about a thing,
  * the thing says which answer. The thresholds are set from the definition (at least half of the
- * curated question asked; at most a quarter of the visitor's words unanswered), not fitted;
+ * curated question asked; at most a quarter of the visitor's words unanswered; two things), not fitted;
  * test/chat/curated-answers.test.ts and curated.test.ts hold paraphrases and near-misses,
  * bench/curated-eval.ts scores them.
  */
@@ -28,6 +32,8 @@ import { analyze, missesOneLetter } from '../providers/text/text-analysis.ts';
 export const ASKED = 0.5;
 export const COVERED = 0.75;
 const INTENT_WEIGHT = 0.5;
+/** How many things (topic words' weight) a question names for the answer alone to match it. */
+const STATED_THINGS = 2;
 
 /**
  * Families of words that ask the same thing (stems), where WordNet's commonest senses do not relate
@@ -186,15 +192,37 @@ function meets(key: string, others: { has(key: string): boolean; keys(): Iterabl
   return false;
 }
 
+interface CuratedTerms {
+  /** The words of the curated question and of each wording the operator added. */
+  questions: Map<string, number>[];
+  /** The answer's own words. */
+  answer: Set<string>;
+  /** Every word of the questions and the answer. */
+  known: Set<string>;
+}
+
 // Every question meets the client's curated answers anew: remember their words.
-const curatedTermsOf = boundedMemo(1000, (text: string): { questions: Map<string, number>[]; known: Set<string> } => {
-  const [answer = '', ...asked] = text.split('\u0000');
+const curatedTermsOf = boundedMemo(1000, (text: string): CuratedTerms => {
+  const [answerText = '', ...asked] = text.split('\u0000');
   const questions = asked.map((q) => matchTerms(q, true));
-  return { questions, known: new Set([...questions.flatMap((q) => [...q.keys()]), ...matchTerms(answer, true).keys()]) };
+  const answer = new Set(matchTerms(answerText, true).keys());
+  return { questions, answer, known: new Set([...questions.flatMap((q) => [...q.keys()]), ...answer]) };
 });
 
-function curatedTerms(answer: CuratedCandidate): { questions: Map<string, number>[]; known: Set<string> } {
+function curatedTerms(answer: CuratedCandidate): CuratedTerms {
   return curatedTermsOf([answer.answer, answer.question, ...(answer.alternates ?? [])].join('\u0000'));
+}
+
+interface Fit {
+  asked: number;
+  covered: number;
+  /**
+   * The share of the visitor's question the curated answer states as the visitor puts it: its words
+   * met by the curated questions as `covered` meets them, or by the answer's own words as they are —
+   * not through WordNet, whose loose senses reach an answer's every word ("minibar" is a "buffet").
+   */
+  stated: number;
+  known: Set<string>;
 }
 
 /**
@@ -203,17 +231,19 @@ function curatedTerms(answer: CuratedCandidate): { questions: Map<string, number
  * added); covered = the share of the visitor's question the curated questions and answer hold;
  * known = the curated questions' and answer's words.
  */
-function fitOf(visitor: Map<string, number>, answer: CuratedCandidate): { asked: number; covered: number; known: Set<string> } {
-  const { questions, known } = curatedTerms(answer);
+function fitOf(visitor: Map<string, number>, answer: CuratedCandidate): Fit {
+  const { questions, answer: answerTerms, known } = curatedTerms(answer);
   const visitorWeight = weight(visitor);
   let asked = 0;
   for (const curated of questions) {
     const curatedWeight = weight(curated);
     if (curatedWeight > 0) asked = Math.max(asked, weight(curated, (t) => meets(t, visitor, 'others')) / curatedWeight);
   }
+  const share = (keep: (term: string) => boolean) => (visitorWeight > 0 ? weight(visitor, keep) / visitorWeight : 0);
   return {
     asked,
-    covered: visitorWeight > 0 ? weight(visitor, (t) => meets(t, known, 'self')) / visitorWeight : 0,
+    covered: share((t) => meets(t, known, 'self')),
+    stated: share((t) => answerTerms.has(t) || questions.some((q) => meets(t, q, 'self'))),
     known,
   };
 }
@@ -226,7 +256,11 @@ export interface CuratedMatch<C extends CuratedCandidate> {
 
 /** The best curated answer for the question, or undefined when none is asked for. */
 export function matchCurated<C extends CuratedCandidate>(question: string, candidates: readonly C[]): CuratedMatch<C> | undefined {
-  return bestFit(question, candidates, (asked, covered) => asked >= ASKED && covered >= COVERED);
+  return bestFit(
+    question,
+    candidates,
+    (fit, visitor) => (fit.asked >= ASKED && fit.covered >= COVERED) || (fit.stated === 1 && weight(visitor) >= STATED_THINGS),
+  );
 }
 
 /**
@@ -235,23 +269,22 @@ export function matchCurated<C extends CuratedCandidate>(question: string, candi
  * of its topic words (an intent word alone — "sell", "open" — says nothing about which answer).
  */
 export function closestCurated<C extends CuratedCandidate>(question: string, candidates: readonly C[]): CuratedMatch<C> | undefined {
-  return bestFit(question, candidates, (_asked, _covered, visitor, known) =>
-    [...visitor].some(([term, w]) => w === 1 && meets(term, known, 'self')),
-  );
+  return bestFit(question, candidates, (fit, visitor) => [...visitor].some(([term, w]) => w === 1 && meets(term, fit.known, 'self')));
 }
 
 function bestFit<C extends CuratedCandidate>(
   question: string,
   candidates: readonly C[],
-  accept: (asked: number, covered: number, visitor: Map<string, number>, known: Set<string>) => boolean,
+  accept: (fit: Fit, visitor: Map<string, number>) => boolean,
 ): CuratedMatch<C> | undefined {
   if (candidates.length === 0) return undefined;
   const visitor = matchTerms(question, true);
   if (visitor.size === 0) return undefined;
   let best: CuratedMatch<C> | undefined;
   for (const answer of candidates) {
-    const { asked, covered, known } = fitOf(visitor, answer);
-    if (!accept(asked, covered, visitor, known)) continue;
+    const fit = fitOf(visitor, answer);
+    if (!accept(fit, visitor)) continue;
+    const { asked, covered } = fit;
     if (!best || asked + covered > best.asked + best.covered) best = { answer, asked, covered };
   }
   return best;
