@@ -72,6 +72,8 @@ describe('lead-intent classifier on test/fixtures/lead-intent.json', () => {
     'how do I contact support?',
     'what does a demo account include?',
     'where is the pricing page in the docs?',
+    // A question about the trial is no request for one (a SaaS site's visitor, test/fixtures/small-sites/saas).
+    'do I need a credit card for the trial',
   ])('the brief’s hard negative %j is not a lead', (text) => {
     expect(detectLeadIntent(text)).toBe(false);
   });
