@@ -362,14 +362,19 @@ const WHEN_STEMS = new Set(
 );
 
 /**
- * Words written with a capital inside (GraphQL, PyCharm, GeneratedField), and acronyms (AWS, RDS)
- * unless the whole message is in capitals, lower-cased.
+ * Words written with a capital inside (GraphQL, PyCharm, GeneratedField), acronyms (AWS, RDS)
+ * unless the whole message is in capitals, and capitalised words inside a sentence (Salesforce),
+ * lower-cased.
  */
 export function namesIn(message: string): string[] {
   const shouted = !/\p{Ll}/u.test(message);
-  return (message.match(/\p{L}+/gu) ?? [])
-    .filter((w) => /^\p{L}+\p{Ll}\p{Lu}/u.test(w) || /^\p{Lu}{2,}\p{Ll}/u.test(w) || (!shouted && /^\p{Lu}{2,}$/u.test(w)))
-    .map((w) => w.toLowerCase());
+  const inner = (message.match(/\p{L}+/gu) ?? []).filter(
+    (w) => /^\p{L}+\p{Ll}\p{Lu}/u.test(w) || /^\p{Lu}{2,}\p{Ll}/u.test(w) || (!shouted && /^\p{Lu}{2,}$/u.test(w)),
+  );
+  // A capitalised word inside a sentence is a proper name: a product, a place, a brand ("Do you
+  // integrate with Salesforce?", "Is there a Linux app?"); the first word of a sentence is not one.
+  const proper = message.match(/(?<=[\p{L}\p{N},;:)]\s+)\p{Lu}\p{Ll}+\b/gu) ?? [];
+  return [...inner, ...proper].map((w) => w.toLowerCase());
 }
 
 function isCompoundOf(term: string, terms: readonly string[]): boolean {

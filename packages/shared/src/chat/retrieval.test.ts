@@ -167,9 +167,20 @@ describe('absentShare (declining)', () => {
   });
 
   it('finds names by their inner capitals, and acronyms', () => {
-    expect(namesIn('Is GraphQL supported, or PyCharm? I use Django and NodeJS.')).toEqual(['graphql', 'pycharm', 'nodejs']);
+    expect(namesIn('Is GraphQL supported, or PyCharm? I use Django and NodeJS.')).toEqual(['graphql', 'pycharm', 'nodejs', 'django']);
+    // A capitalised word inside a sentence is a name; the first word of a sentence is not.
+    expect(namesIn('Do you integrate with Salesforce? Is there a Linux app?')).toEqual(['salesforce', 'linux']);
     expect(namesIn('How much is a managed instance on AWS RDS? I need it.')).toEqual(['aws', 'rds']);
     expect(namesIn('HOW DO I RESET MY PASSWORD')).toEqual([]);
+  });
+
+  it('declines a question about a product the site never names, on a small site too', () => {
+    // Tallyboard's integrations page (test/fixtures/small-sites/saas): "integrate" is there, Salesforce is not.
+    const s = stats(['integr', 'salesforc'], [2, 0], 8);
+    expect(absentShare(s, DEFAULT_RANKING, { message: 'Do you integrate with Salesforce?' })).toBeGreaterThanOrEqual(
+      absentLimit(DEFAULT_RANKING, 8),
+    );
+    expect(absentShare(s, DEFAULT_RANKING, { message: 'do you integrate with salesforce' })).toBeLessThan(absentLimit(DEFAULT_RANKING, 8));
   });
 
   it('weighs an acronym the site never uses as a name', () => {
