@@ -56,6 +56,23 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('quotes no related page’s question: a FAQ’s question asks, it does not answer', () => {
+    const out = composeAnswer('is there a discount if I pay yearly', [
+      passage(
+        'a',
+        'https://s/pricing',
+        'Pay yearly and save\n\nChoose annual billing and you get two months free: you pay for 10 months instead of 12.',
+      ),
+      passage(
+        'b',
+        'https://s/faq',
+        'Do you offer discounts for non-profits?\n\nRegistered non-profit organisations get 50% off any paid plan.',
+      ),
+    ]);
+    expect(out.used).toEqual([0]);
+    expect(out.text).not.toContain('non-profits?');
+  });
+
   it('stays within about 80 words, whole sentences', () => {
     const long = Array.from(
       { length: 12 },

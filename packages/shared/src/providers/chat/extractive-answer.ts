@@ -511,7 +511,8 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
     // A sentence that leans on the one before it, or introduces what follows it, makes no sense alone.
     const sentence = s[b.index] as Sentence;
     // A table's row is no related page's sentence: out of its table it is a keyboard shortcut that "doesn't work on Linux".
-    if (sentence.words < 6 || sentence.row || POINTS_BACK.test(sentence.text) || /:$/.test(sentence.text)) return;
+    // Nor is a question (a FAQ's: "Do you offer discounts for non-profits?"): it asks, it does not answer.
+    if (sentence.words < 6 || sentence.row || POINTS_BACK.test(sentence.text) || /[:?]$/.test(sentence.text)) return;
     seenPages.add(url);
     related.push({ passage: i, text: clip(sentence.text, RELATED_WORDS) });
   });
