@@ -73,6 +73,40 @@ describe('composeAnswer', () => {
     expect(out.text).not.toContain('non-profits?');
   });
 
+  it('quotes a list item under a heading alone, under the list’s heading, when it answers', () => {
+    const home = passage(
+      'a',
+      'https://s/',
+      'We are a family-run team of six engineers.\n\nWhy choose us\nFixed prices agreed before we start\n\nNo call-out charge during working hours\n\nAll work guaranteed for 12 months\n\nEmergencies\nOur engineers are on call 24 hours a day.',
+    );
+    expect(composeAnswer('is your work guaranteed', [home]).text).toBe('Why choose us: All work guaranteed for 12 months. [1]');
+    // A heading with its text right under it is no item of the list above it.
+    expect(composeAnswer('emergencies', [home]).text).toBe('Emergencies: Our engineers are on call 24 hours a day. [1]');
+  });
+
+  it('counts a list’s items as part of the sentence that introduces it', () => {
+    const areas = passage(
+      'a',
+      'https://s/areas',
+      'We work across Leeds and within about 15 miles of the city centre, including:\n\nHeadingley\n\nOtley\n\nWetherby\n\nNot sure if we cover your postcode? Give us a call and we will tell you straight away.',
+      'Areas we cover',
+    );
+    expect(composeAnswer('do you cover Otley?', [areas]).text).toBe(
+      'We work across Leeds and within about 15 miles of the city centre, including: Headingley, Otley, Wetherby. [1]',
+    );
+  });
+
+  it('ends no sentence at an abbreviation before its number', () => {
+    expect(sentencesOf('Aire Valley Ltd · Gas Safe registered no. 584213 · Leeds LS5 3BT').map((x) => x.text)).toEqual([
+      'Aire Valley Ltd · Gas Safe registered no. 584213 · Leeds LS5 3BT',
+    ]);
+    expect(sentencesOf('See p. 12 for the table. It lists 3 things.').map((x) => x.text)).toEqual([
+      'See p. 12 for the table.',
+      'It lists 3 things.',
+    ]);
+    expect(sentencesOf('The release came out in 2024. 2025 brought the next one.').map((x) => x.text)).toHaveLength(2);
+  });
+
   it('stays within about 80 words, whole sentences', () => {
     const long = Array.from(
       { length: 12 },

@@ -105,7 +105,9 @@ export function coverage(terms: QueryTerm[], textTerms: Term[]): number {
 // is not an end), and "i.e." and "e.g." end none ("a path (i.e. 'pkg.Backend')"); CJK ends are
 // followed by no space at all.
 const UNSPACED_TEXT = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]/u;
-const SENTENCE_END = /(?<=[。！？])\s*|(?<=[.!?])(?<!\b[ieIE]\.[egEG]\.)\s+(?=[\p{Lu}\p{N}"'“(¿¡`])/u;
+// Nor does an abbreviation before its number ("Gas Safe registered no. 584213", "see p. 12", "Tel. 0114…").
+const SENTENCE_END =
+  /(?<=[。！？])\s*|(?<=[.!?])(?<!\b[ieIE]\.[egEG]\.)\s+(?=[\p{Lu}"'“(¿¡`])|(?<=[.!?])(?<!\b[ieIE]\.[egEG]\.)(?<!\b(?:[Nn]o|[Nn]r|[Tt]el|pp?|[Vv]ol|[Ff]ig|[Rr]ef|[Aa]rt|[Ss]ec|[Cc]h|approx|ca)\.)\s+(?=\p{N})/u;
 const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
 /**
  * A line of code or a statement, not a sentence about it: a statement's end, an assignment, a shell,
@@ -274,16 +276,41 @@ const LIST_ITEM_WORDS = 8;
 export function listItemsAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
   const lines: string[] = [];
   let end = index;
-  for (; end < sentences.length; end++) {
-    const s = sentences[end] as Sentence;
-    const item =
-      s.blockStart && s.line && !s.prose && !s.row && s.words <= LIST_ITEM_WORDS && !TYPED_PARAMETER.test(s.text) && !/:$/.test(s.text);
-    // An item is a block of one line: the next one starts a block too, or the text ends.
-    const alone = sentences[end + 1] === undefined || (sentences[end + 1] as Sentence).blockStart;
-    if (!item || !alone) break;
-    lines.push(s.text);
-  }
+  for (; end < sentences.length && (sentences[end] as Sentence).blockStart && isItemLine(sentences, end); end++)
+    lines.push((sentences[end] as Sentence).text);
   return lines.length >= 2 && lines.length <= LIST_ITEMS ? { end, lines } : undefined;
+}
+
+/**
+ * A line that may be a list's item: short, no sentence, no row, no parameter, no colon at its end; a
+ * block of one line (the next one starts a block too, or the text ends).
+ */
+function isItemLine(sentences: Sentence[], i: number): boolean {
+  const s = sentences[i];
+  const next = sentences[i + 1];
+  return (
+    s?.line === true &&
+    !s.prose &&
+    !s.row &&
+    s.words <= LIST_ITEM_WORDS &&
+    !TYPED_PARAMETER.test(s.text) &&
+    !/:$/.test(s.text) &&
+    (next === undefined || next.blockStart)
+  );
+}
+
+/**
+ * Whether the line at `index` is an item of a list that stands right under a heading, with no sentence
+ * introducing it ("Why choose us", then "Fixed prices agreed before we start", "All work guaranteed
+ * for 12 months", each a block of its own): two items at least.
+ */
+function listItemUnderHeading(sentences: Sentence[], index: number): boolean {
+  if (!isItemLine(sentences, index) || CODE.test((sentences[index] as Sentence).text)) return false;
+  let first = index;
+  while ((sentences[first] as Sentence).blockStart && first > 0 && isItemLine(sentences, first - 1)) first--;
+  const heading = sentences[first - 1];
+  if ((sentences[first] as Sentence).blockStart || !heading || !isHeadingLine(heading)) return false;
+  return isItemLine(sentences, first + 1) || first < index;
 }
 
 /** Contact lines at most after a sentence that introduces them. */
@@ -383,6 +410,8 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     // Nor is a parameter with its type ("options <Object>", "err <Error>"): the section it belongs to is above.
     // A generic caption ("History", "Notes") heads a part of the section named above it.
     // A question on a line of its own is a FAQ's heading: what the sentences under it answer.
+    // An item of a list under a heading is no heading: the list's is above it.
+    if (listItemUnderHeading(sentences, i)) continue;
     if ((isHeadingLine(s) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
       heading = s.text;
       break;
@@ -448,12 +477,18 @@ function bestSentence(
       statesPrice(s.text);
     // And a "label: value" line that holds a word of the question ("Saturday: 8am–4pm"), as a row of two cells.
     const labelled = isLabelLine(s);
-    if (!s.prose && !dataRow && !contactLine && !priced && !labelled) return;
+    // And an item of a list under a heading, no sentence introducing it ("Why choose us" and "All work
+    // guaranteed for 12 months"), as a label line.
+    const item = !s.prose && listItemUnderHeading(sentences, index);
+    if (!s.prose && !dataRow && !contactLine && !priced && !labelled && !item) return;
+    // A sentence introducing a list holds its items ("We work across Leeds, including:" and "Otley"):
+    // they are quoted after its colon.
+    const list = s.prose && /:$/.test(s.text) ? listItemsAt(sentences, index + 1) : undefined;
     // Long sentences cover more words by being long: a mild penalty past 40 words. A passage whose
     // title or heading names the topic lifts its sentences a little. A sentence stating what a
     // contact question asks for (the address, the phone number) is the answer, whatever its words.
-    const covered = priced ? under : coverage(terms, analyze(s.text));
-    if ((s.row || labelled) && covered === 0) return;
+    const covered = priced ? under : coverage(terms, analyze(list ? `${s.text} ${list.lines.join(' ')}` : s.text));
+    if ((s.row || labelled || item) && covered === 0) return;
     const score =
       (covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +
       (wanted?.(s.text) ? 1 : 0) +
