@@ -37,6 +37,11 @@ describe('analyze', () => {
     expect(terms.filter((t) => !t.stop).map((t) => t.surface)).toEqual(['port', 'know']);
   });
 
+  it('marks prepositions of place as stop words: "near" is no thing a site must name', () => {
+    const terms = analyze('is the school near the train station');
+    expect(terms.filter((t) => !t.stop).map((t) => t.surface)).toEqual(['school', 'train', 'station']);
+  });
+
   it('splits camelCase identifiers into parts after the whole word', () => {
     const terms = analyze('assert.deepStrictEqual HTTPServer');
     expect(terms.map((t) => `${t.surface}${t.part ? '*' : ''}`)).toEqual([

@@ -32,6 +32,8 @@ const STOP_WORDS = new Set(
     // The same contractions typed without the apostrophe ("whats", "dont", "im"), and chat's "pls", "u", "ur".
     'whats hows wheres whens whos whys thats theres heres dont doesnt didnt cant couldnt wouldnt shouldnt isnt arent wasnt werent',
     'hasnt havent im ive youre youve weve theyre pls plz u ur',
+    // Prepositions of place the list above lacks ("is the school *near* the station?", "parking *nearby*").
+    'near nearby around toward towards onto among beside',
     // Spanish
     'al algo como con cual cuando de del donde el ella ellos en entre era es esa ese eso esta estan este esto hay la las le les lo los mas',
     'me mi mis muy nos o para pero por que quien se si sin sobre su sus tambien te tengo tiene tu un una uno unos y ya yo',
