@@ -107,6 +107,21 @@ describe('composeAnswer', () => {
     expect(sentencesOf('The release came out in 2024. 2025 brought the next one.').map((x) => x.text)).toHaveLength(2);
   });
 
+  it('weighs a number the visitor counts with as a context word, not one that names a thing', () => {
+    const prices = passage(
+      'a',
+      'https://s/prices',
+      'Course | 1–3 weeks | 4–11 weeks\nGeneral English | £295 | £270\nIELTS preparation | £395 | £365\n\nClosed dates\nThe school is closed from 20 December to 2 January.',
+      'Dates and prices',
+    );
+    // "2 weeks" is how long, not the "2 January" of the closing dates. (On the school's site "english" is
+    // in every chunk and "general" in half: they tell little, the number alone outweighed them.)
+    const site = { english: 0.2, gener: 0.5, week: 0.5 };
+    expect(composeAnswer('how much is general english for 2 weeks', [prices], site).text).toMatch(/^General English/);
+    const errors = passage('b', 'https://s/errors', 'A 404 error means the page was not found. A 500 error is a fault of the server.');
+    expect(composeAnswer('what is error 500', [errors]).text).toBe('A 500 error is a fault of the server. [1]');
+  });
+
   it('stays within about 80 words, whole sentences', () => {
     const long = Array.from(
       { length: 12 },

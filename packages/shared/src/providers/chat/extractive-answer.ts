@@ -76,11 +76,23 @@ export function queryTerms(query: string, site?: SiteSpecificity, message?: stri
     }
     // A single letter is no word of the question ("e.g." leaves a "g").
     if (t.stop || (t.stem.length < 2 && !/\d/.test(t.stem))) return;
-    const weight = (t.part ? partWeight : wordWeight(t, site)) * (own && !own.has(t.stem) ? 0.5 : 1);
+    const weight = (t.part ? partWeight : wordWeight(t, site)) * (own && !own.has(t.stem) ? 0.5 : 1) * (isQuantity(terms, i) ? 0.5 : 1);
     const seen = byStem.get(t.stem);
     if (!seen || seen.weight < weight) byStem.set(t.stem, { stem: t.stem, surface: t.surface, weight });
   });
   return [...byStem.values()];
+}
+
+/**
+ * A number the visitor counts with ("for *2* weeks", "a table for *4*"), not one that names a thing
+ * ("error 404", "Python 3.10", "size 42"): a stop word or nothing stands before it. It weighs as a
+ * context word: a sentence that holds the same number ("closed from 20 December to *2* January") is
+ * not about the question for it.
+ */
+function isQuantity(terms: Term[], i: number): boolean {
+  const t = terms[i] as Term;
+  const before = terms[i - 1];
+  return /^\d+$/.test(t.stem) && (before === undefined || before.stop);
 }
 
 function wordWeight(t: Term, site?: SiteSpecificity): number {
