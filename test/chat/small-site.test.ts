@@ -441,7 +441,9 @@ describe('small sites', () => {
       "Contact us: We are on Quay Street, five minutes' walk from Brighton station and the seafront. [1]",
     );
     // The table's row, not the closing dates' "2 January".
-    expect((await ask('how much is general english for 2 weeks')).answer).toMatch(/^Dates and prices 2027: General English — £295/);
+    expect((await ask('how much is general english for 2 weeks')).answer).toMatch(
+      /^Dates and prices 2027: General English — 1–3 weeks: £295; 4–11 weeks: £270; 12\+ weeks: £245\. \[1\]/,
+    );
   });
 
   it('a Spanish hair salon, asked and answered in Spanish', async () => {

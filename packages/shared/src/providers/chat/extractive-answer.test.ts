@@ -117,7 +117,10 @@ describe('composeAnswer', () => {
     // "2 weeks" is how long, not the "2 January" of the closing dates. (On the school's site "english" is
     // in every chunk and "general" in half: they tell little, the number alone outweighed them.)
     const site = { english: 0.2, gener: 0.5, week: 0.5 };
-    expect(composeAnswer('how much is general english for 2 weeks', [prices], site).text).toMatch(/^General English/);
+    // Its columns are named by the first row, numbers and all, above rows of prices.
+    expect(composeAnswer('how much is general english for 2 weeks', [prices], site).text).toBe(
+      'General English — 1–3 weeks: £295; 4–11 weeks: £270. [1]',
+    );
     const errors = passage('b', 'https://s/errors', 'A 404 error means the page was not found. A 500 error is a fault of the server.');
     expect(composeAnswer('what is error 500', [errors]).text).toBe('A 500 error is a fault of the server. [1]');
   });

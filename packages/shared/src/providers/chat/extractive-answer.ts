@@ -202,7 +202,12 @@ export function rowSentence(sentences: Sentence[], index: number): string {
   let top = index;
   while (top > 0 && (sentences[top - 1] as Sentence).row) top--;
   const header = top < index ? cellsOf((sentences[top] as Sentence).text) : undefined;
-  const named = header && header.length === cells.length && !header.some((h) => /\d/.test(h)) ? header : undefined;
+  // The first row names the columns when it holds no number ("Day | Open"), or no price above rows of
+  // prices ("Course | 1–3 weeks | 4–11 weeks" above "General English | £295 | £270"); a first row like
+  // the others ("Monday | 9am–5pm") is data.
+  const priced = (i: number) => cellsOf((sentences[i] as Sentence).text).some(statesPrice);
+  const names = header && (!header.some((h) => /\d/.test(h)) || (!header.some(statesPrice) && priced(top + 1)));
+  const named = names && header.length === cells.length ? header : undefined;
   const parts = rest.flatMap((c, i) => (EMPTY_CELL.test(c) ? [] : [named ? `${named[i + 1]}: ${c}` : c]));
   return `${first} — ${parts.join('; ')}.`;
 }
