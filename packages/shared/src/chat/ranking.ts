@@ -71,7 +71,7 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
 export const LOCAL_EMBEDDER_RANKING: Readonly<RankingParams> = Object.freeze({ ...DEFAULT_RANKING, vectorWeight: 0.5, lsaWeight: 0.5 });
 
 export type RankingStats = Pick<CandidateResult, 'queryTerms' | 'termDf' | 'termFocus' | 'corpusDocs' | 'avgLength'> &
-  Partial<Pick<CandidateResult, 'queryPositions'>>;
+  Partial<Pick<CandidateResult, 'queryPositions' | 'termStop'>>;
 
 export interface ScoredChunk extends RetrievalCandidate {
   /** Lexical score normalised by the best score the question could reach, in [0, 1]. */
@@ -92,7 +92,7 @@ export function termWeights(stats: RankingStats, params: RankingParams): number[
   return stats.queryTerms.map((term, i) => {
     // "whats" stems to "what", a stop word the documents' tsvectors never hold; "how much", "please",
     // "hmm" are how people talk, not what they ask about: none of them says anything.
-    if (isStopWord(term) || CONVERSATIONAL.has(term)) return 0;
+    if ((stats.termStop?.[i] ?? isStopWord(term)) || CONVERSATIONAL.has(term)) return 0;
     // A verb of trade is the question's frame, not its topic ("do you *sell* to cafés?"): it weighs as a context word.
     const context = stats.termFocus[i] === false || INTENT_STEMS.has(term);
     return idfOf(stats.termDf[i] ?? 0, n) * (context ? params.contextWeight : 1);

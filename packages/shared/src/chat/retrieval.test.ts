@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { RetrievalCandidate } from '../db/retrieval.ts';
-import { absentLimit, absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K } from './ranking.ts';
+import { type RetrievalCandidate, stopTerms } from '../db/retrieval.ts';
+import { absentLimit, absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K, termWeights } from './ranking.ts';
 import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf, withoutMeasureWords } from './retrieval.ts';
 
 let n = 0;
@@ -181,6 +181,17 @@ describe('absentShare (declining)', () => {
       absentLimit(DEFAULT_RANKING, 8),
     );
     expect(absentShare(s, DEFAULT_RANKING, { message: 'do you integrate with salesforce' })).toBeLessThan(absentLimit(DEFAULT_RANKING, 8));
+  });
+
+  it('drops the stems of stop words, not words that stem like one ("evening" is "even")', () => {
+    const query = 'whats on in the evening';
+    const terms = ['what', 'even'];
+    expect(stopTerms(query, terms)).toEqual([true, false]);
+    expect(stopTerms('is it even possible', ['even', 'possibl'])).toEqual([true, false]);
+    const s = { ...stats(terms, [0, 3], 100), termStop: stopTerms(query, terms) };
+    const [what, evening] = termWeights(s, DEFAULT_RANKING);
+    expect(what).toBe(0);
+    expect(evening).toBeGreaterThan(0);
   });
 
   it('weighs an acronym the site never uses as a name', () => {

@@ -1,4 +1,4 @@
-import { missesOneLetter } from '../providers/text/text-analysis.ts';
+import { analyze, isStopWord, missesOneLetter } from '../providers/text/text-analysis.ts';
 import { type Queryable, toVectorBinary } from './pool.ts';
 
 /**
@@ -78,6 +78,11 @@ export interface CandidateResult {
   termDf: number[];
   /** Per query term: whether the visitor's own message holds it (false: context of a follow-up). */
   termFocus: boolean[];
+  /**
+   * Per query term: whether only stop words of the query stem to it ("what" from "whats"). A word
+   * whose stem is a stop word is none ("evening" stems to "even", "outings" to "out").
+   */
+  termStop?: boolean[];
   /** The tenant's chunks and mean distinct lexemes per chunk at the last statistics refresh (0 before). */
   corpusDocs: number;
   avgLength: number;
@@ -163,12 +168,26 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
     absentTerms: first?.absent_terms ?? 0,
     termDf: first?.term_df ?? [],
     termFocus: first?.term_focus ?? queryTerms.map(() => true),
+    termStop: stopTerms(s.query, queryTerms),
     corpusDocs: first?.corpus_docs ?? 0,
     avgLength: Number(first?.avg_length ?? 0),
     queryPositions: positions(first?.query_pos),
     scan: first?.scan ?? 'none',
     misspelt: slips((first?.near_terms ?? []).map((pair) => pair.split(' ') as [string, string])),
   };
+}
+
+/**
+ * Which lexemes come from stop words only: those the query's words stem to (the analyser's stems are
+ * Postgres's English lexemes for most words) are stop words when each word that stems to them is one;
+ * a lexeme no word of the query stems to is judged by itself.
+ */
+export function stopTerms(query: string, queryTerms: readonly string[]): boolean[] {
+  const words = analyze(query);
+  return queryTerms.map((lexeme) => {
+    const from = words.filter((w) => w.stem === lexeme);
+    return from.length > 0 ? from.every((w) => w.stop) : isStopWord(lexeme);
+  });
 }
 
 function toCandidate(r: CandidateRow): RetrievalCandidate {
