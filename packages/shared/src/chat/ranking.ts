@@ -1,4 +1,5 @@
 import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
+import { guessLanguage } from '../providers/chat/canned-replies.ts';
 import { isStopWord } from '../providers/text/text-analysis.ts';
 import { mayAskForPrice } from './price-question.ts';
 
@@ -372,8 +373,9 @@ export function namesIn(message: string): string[] {
     (w) => /^\p{L}+\p{Ll}\p{Lu}/u.test(w) || /^\p{Lu}{2,}\p{Ll}/u.test(w) || (!shouted && /^\p{Lu}{2,}$/u.test(w)),
   );
   // A capitalised word inside a sentence is a proper name: a product, a place, a brand ("Do you
-  // integrate with Salesforce?", "Is there a Linux app?"); the first word of a sentence is not one.
-  const proper = message.match(/(?<=[\p{L}\p{N},;:)]\s+)\p{Lu}\p{Ll}+\b/gu) ?? [];
+  // integrate with Salesforce?", "Is there a Linux app?"); the first word of a sentence is not one,
+  // nor is a German noun ("Haben Sie Parkplätze?": German capitalises every one).
+  const proper = guessLanguage(message) === 'de' ? [] : (message.match(/(?<=[\p{L}\p{N},;:)]\s+)\p{Lu}\p{Ll}+\b/gu) ?? []);
   return [...inner, ...proper].map((w) => w.toLowerCase());
 }
 

@@ -170,6 +170,8 @@ describe('absentShare (declining)', () => {
     expect(namesIn('Is GraphQL supported, or PyCharm? I use Django and NodeJS.')).toEqual(['graphql', 'pycharm', 'nodejs', 'django']);
     // A capitalised word inside a sentence is a name; the first word of a sentence is not.
     expect(namesIn('Do you integrate with Salesforce? Is there a Linux app?')).toEqual(['salesforce', 'linux']);
+    // German capitalises every noun: none is a name for being capitalised.
+    expect(namesIn('Haben Sie Parkplätze vor der Praxis?')).toEqual([]);
     expect(namesIn('How much is a managed instance on AWS RDS? I need it.')).toEqual(['aws', 'rds']);
     expect(namesIn('HOW DO I RESET MY PASSWORD')).toEqual([]);
   });
