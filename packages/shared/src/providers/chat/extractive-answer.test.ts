@@ -125,6 +125,23 @@ describe('composeAnswer', () => {
     expect(composeAnswer('what is error 500', [errors]).text).toBe('A 500 error is a fault of the server. [1]');
   });
 
+  it('prefers the sentence stating the kind of answer asked for: an amount for "how much", a duration for "how long"', () => {
+    const boilers = passage(
+      'a',
+      'https://s/services',
+      'Boilers\nWe service and repair all major boiler brands, including Worcester Bosch and Vaillant. An annual boiler service costs £85 and includes a safety check.',
+    );
+    expect(composeAnswer('how much is a boiler service?', [boilers]).text).toBe(
+      'Boilers: An annual boiler service costs £85 and includes a safety check. [1]',
+    );
+    const courses = passage(
+      'b',
+      'https://s/courses',
+      'General English\n20 lessons a week, Monday to Friday mornings, covering speaking, listening, reading, writing, grammar and vocabulary, at all levels.\n\nBusiness English\nSmall groups practise meetings, presentations and emails in lessons of their own.\n\nA lesson is 50 minutes.',
+    );
+    expect(composeAnswer('how long is a lesson', [courses]).text).toMatch(/^(Business English: )?A lesson is 50 minutes\. \[1\]$/);
+  });
+
   it('stays within about 80 words, whole sentences', () => {
     const long = Array.from(
       { length: 12 },

@@ -1,5 +1,6 @@
 import { asksForContact, statesContact } from '../../chat/contact-question.ts';
-import { statesPrice } from '../../chat/price-question.ts';
+import { asksForDuration, statesDuration } from '../../chat/duration-question.ts';
+import { mayAskForPrice, statesPrice } from '../../chat/price-question.ts';
 import { searchedQuery } from '../../chat/searched-query.ts';
 import { emailsIn, type Found, listedPhonesIn } from '../../contact-details.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
@@ -458,6 +459,9 @@ interface Scored {
   score: number;
 }
 
+/** How much more a sentence stating the kind of answer asked for counts (bestSentence). */
+const KIND_LIFT = 1.5;
+
 /** Far below any coverage a word gives: it orders only sentences that hold no word of the question. */
 const HEADING_TIE = 1e-3;
 
@@ -467,6 +471,7 @@ function bestSentence(
   passage: number,
   context: number,
   wanted?: (text: string) => boolean,
+  kind?: (text: string) => boolean,
 ): Scored | undefined {
   let best: Scored | undefined;
   // How much of the question the heading line above a sentence holds ("Takeaway and delivery" above
@@ -506,8 +511,11 @@ function bestSentence(
     // contact question asks for (the address, the phone number) is the answer, whatever its words.
     const covered = priced ? under : coverage(terms, analyze(list ? `${s.text} ${list.lines.join(' ')}` : s.text));
     if ((s.row || labelled || item) && covered === 0) return;
+    // A sentence stating the kind of answer the question asks for (an amount for "how much", a
+    // duration for "how long") and holding a word of it counts as if it held half as much again.
+    const lift = covered > 0 && kind?.(s.text) ? KIND_LIFT : 1;
     const score =
-      (covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +
+      (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +
       (wanted?.(s.text) ? 1 : 0) +
       (covered === 0 ? HEADING_TIE * under : 0);
     if (!best || score > best.score) best = { passage, index, score };
@@ -534,8 +542,10 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
   const split = passages.map((p) => sentencesOf(p.content));
   const contact = asksForContact(message ?? query);
   const wanted = contact ? (text: string) => statesContact(text, contact) : undefined;
+  const asked = message ?? query;
+  const kind = mayAskForPrice(asked) ? statesPrice : asksForDuration(asked) ? statesDuration : undefined;
   const best = passages.map((p, i) =>
-    bestSentence(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted),
+    bestSentence(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind),
   );
   const pageOf = (i: number) => (passages[i] as ChatPassage).url;
   const topPage = passages[0]?.url;
