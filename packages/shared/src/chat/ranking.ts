@@ -362,6 +362,10 @@ const WHEN_STEMS = new Set(
   ),
 );
 
+/** What stands before a visitor's own name: an introduction, a greeting, a signature. */
+const OWN_NAME_BEFORE =
+  /(?:\b(?:i'?m|i am|my name is|name'?s|this is|hi|hello|hey|dear|thanks|thank you|cheers|regards|soy|me llamo|hola|gracias|je suis|je m'appelle|bonjour|merci|sou|meu nome [ée]|obrigad[oa]|ol[áa])|[’'`]m)[\s,]+$/iu;
+
 /**
  * Words written with a capital inside (GraphQL, PyCharm, GeneratedField), acronyms (AWS, RDS)
  * unless the whole message is in capitals, and capitalised words inside a sentence (Salesforce),
@@ -374,8 +378,14 @@ export function namesIn(message: string): string[] {
   );
   // A capitalised word inside a sentence is a proper name: a product, a place, a brand ("Do you
   // integrate with Salesforce?", "Is there a Linux app?"); the first word of a sentence is not one,
-  // nor is a German noun ("Haben Sie Parkplätze?": German capitalises every one).
-  const proper = guessLanguage(message) === 'de' ? [] : (message.match(/(?<=[\p{L}\p{N},;:)]\s+)\p{Lu}\p{Ll}+\b/gu) ?? []);
+  // nor is a German noun ("Haben Sie Parkplätze?": German capitalises every one), nor the visitor's own
+  // name ("Hi, I'm Anna", "Thanks, Tom").
+  const proper =
+    guessLanguage(message) === 'de'
+      ? []
+      : [...message.matchAll(/(?<=[\p{L}\p{N},;:)]\s+)\p{Lu}\p{Ll}+\b(?!-)/gu)]
+          .filter((m) => !OWN_NAME_BEFORE.test(message.slice(0, m.index)))
+          .map((m) => m[0]);
   return [...inner, ...proper].map((w) => w.toLowerCase());
 }
 

@@ -170,6 +170,9 @@ describe('absentShare (declining)', () => {
     expect(namesIn('Is GraphQL supported, or PyCharm? I use Django and NodeJS.')).toEqual(['graphql', 'pycharm', 'nodejs', 'django']);
     // A capitalised word inside a sentence is a name; the first word of a sentence is not.
     expect(namesIn('Do you integrate with Salesforce? Is there a Linux app?')).toEqual(['salesforce', 'linux']);
+    // Nor is the visitor's own name.
+    expect(namesIn("Hi, I'm Anna. Do you ship to Spain? Thanks, Tom")).toEqual(['spain']);
+    expect(namesIn('Hello Maria, my name is Joao and I need Wi-Fi')).toEqual([]);
     // German capitalises every noun: none is a name for being capitalised.
     expect(namesIn('Haben Sie Parkplätze vor der Praxis?')).toEqual([]);
     expect(namesIn('How much is a managed instance on AWS RDS? I need it.')).toEqual(['aws', 'rds']);
