@@ -100,6 +100,9 @@ describe('matchCurated', () => {
     // One thing alone may be anywhere in an answer: it is not what the answer is about.
     expect(matchCurated('Do you have a lobby?', hotel)).toBeUndefined();
     expect(matchCurated('internet?', hotel)).toBeUndefined();
+    // And one of the things must be what the answer is about (its question, its first words), not a
+    // detail at its end: "…complete skateboards from 49 euros, in the shop and online".
+    expect(matchCurated('do you sell in the shop and online', answers)).toBeUndefined();
   });
 
   it("relates words by WordNet's commonest senses only", () => {

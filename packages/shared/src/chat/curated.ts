@@ -20,7 +20,8 @@ import { analyze, missesOneLetter } from '../providers/text/text-analysis.ts';
  * - Or stated: a question of at least two things (topic words; an intent word is half of one) that
  *   the curated answer holds every one of, as the visitor puts them ("is there *internet* in the
  *   *rooms*" of "Free wireless internet in all rooms"), asks for it however its question is worded.
- *   One thing alone may be anywhere in an answer; the answer's words count only as they are.
+ *   One thing alone may be anywhere in an answer, and one of them must be what the answer is about
+ *   (a word of its question or of its first words); the answer's words count only as they are.
  *
  * Words of intent ("sell", "open") weigh half a topic word: they say what is asked about a thing,
  * the thing says which answer. The thresholds are set from the definition (at least half of the
@@ -34,6 +35,8 @@ export const COVERED = 0.75;
 const INTENT_WEIGHT = 0.5;
 /** How many things (topic words' weight) a question names for the answer alone to match it. */
 const STATED_THINGS = 2;
+/** The answer's first topic words, what it is about: one of the question's things must be among them or in its question. */
+const LEAD_WORDS = 3;
 
 /**
  * Families of words that ask the same thing (stems), where WordNet's commonest senses do not relate
@@ -197,6 +200,8 @@ interface CuratedTerms {
   questions: Map<string, number>[];
   /** The answer's own words. */
   answer: Set<string>;
+  /** The answer's first topic words: what it is about ("Free wireless internet…", "Dogs are welcome…"). */
+  lead: Set<string>;
   /** Every word of the questions and the answer. */
   known: Set<string>;
 }
@@ -205,8 +210,15 @@ interface CuratedTerms {
 const curatedTermsOf = boundedMemo(1000, (text: string): CuratedTerms => {
   const [answerText = '', ...asked] = text.split('\u0000');
   const questions = asked.map((q) => matchTerms(q, true));
-  const answer = new Set(matchTerms(answerText, true).keys());
-  return { questions, answer, known: new Set([...questions.flatMap((q) => [...q.keys()]), ...answer]) };
+  const answerTerms = matchTerms(answerText, true);
+  const answer = new Set(answerTerms.keys());
+  const lead = new Set(
+    [...answerTerms]
+      .filter(([, w]) => w === 1)
+      .slice(0, LEAD_WORDS)
+      .map(([k]) => k),
+  );
+  return { questions, answer, lead, known: new Set([...questions.flatMap((q) => [...q.keys()]), ...answer]) };
 });
 
 function curatedTerms(answer: CuratedCandidate): CuratedTerms {
@@ -222,6 +234,8 @@ interface Fit {
    * not through WordNet, whose loose senses reach an answer's every word ("minibar" is a "buffet").
    */
   stated: number;
+  /** Whether a thing the visitor names is what the curated question or the answer's first words are about. */
+  onTopic: boolean;
   known: Set<string>;
 }
 
@@ -232,7 +246,7 @@ interface Fit {
  * known = the curated questions' and answer's words.
  */
 function fitOf(visitor: Map<string, number>, answer: CuratedCandidate): Fit {
-  const { questions, answer: answerTerms, known } = curatedTerms(answer);
+  const { questions, answer: answerTerms, lead, known } = curatedTerms(answer);
   const visitorWeight = weight(visitor);
   let asked = 0;
   for (const curated of questions) {
@@ -244,6 +258,7 @@ function fitOf(visitor: Map<string, number>, answer: CuratedCandidate): Fit {
     asked,
     covered: share((t) => meets(t, known, 'self')),
     stated: share((t) => answerTerms.has(t) || questions.some((q) => meets(t, q, 'self'))),
+    onTopic: [...visitor].some(([t, w]) => w === 1 && (lead.has(t) || questions.some((q) => meets(t, q, 'self')))),
     known,
   };
 }
@@ -259,7 +274,8 @@ export function matchCurated<C extends CuratedCandidate>(question: string, candi
   return bestFit(
     question,
     candidates,
-    (fit, visitor) => (fit.asked >= ASKED && fit.covered >= COVERED) || (fit.stated === 1 && weight(visitor) >= STATED_THINGS),
+    (fit, visitor) =>
+      (fit.asked >= ASKED && fit.covered >= COVERED) || (fit.stated === 1 && fit.onTopic && weight(visitor) >= STATED_THINGS),
   );
 }
 
