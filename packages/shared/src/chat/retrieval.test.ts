@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type RetrievalCandidate, stopTerms } from '../db/retrieval.ts';
-import { absentLimit, absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K, termWeights } from './ranking.ts';
+import { absentLimit, absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K, scoreChunks, termWeights } from './ranking.ts';
 import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf, withoutMeasureWords } from './retrieval.ts';
 
 let n = 0;
@@ -186,6 +186,23 @@ describe('absentShare (declining)', () => {
       absentLimit(DEFAULT_RANKING, 8),
     );
     expect(absentShare(s, DEFAULT_RANKING, { message: 'do you integrate with salesforce' })).toBeLessThan(absentLimit(DEFAULT_RANKING, 8));
+  });
+
+  it('counts a heading inside a chunk’s text as a heading: a short section folded into the chunk before', () => {
+    // An accountant's one-chunk services page ("…\n\nPayroll\nWeekly or monthly payroll…") and its
+    // fees table that names payroll in a row, as often and in a shorter chunk.
+    const services = holding(
+      { content: 'VAT\nWe register businesses for VAT.\n\nPayroll\nWeekly or monthly payroll, payslips and pensions.', length: 80 },
+      1,
+      [0],
+    );
+    const fees = holding(
+      { content: 'Limited company plus | monthly bookkeeping and payroll for up to 5 staff | £220', length: 52 },
+      1,
+      [0],
+    );
+    const [s, f] = scoreChunks([services, fees], stats(['payrol'], [3], 5), DEFAULT_RANKING);
+    expect(s?.lexical).toBeGreaterThan(f?.lexical ?? 1);
   });
 
   it('drops the stems of stop words, not words that stem like one ("evening" is "even")', () => {
