@@ -230,11 +230,11 @@ const PLUMBER_UNANSWERABLE = [
 
 // A language school (courses, a price table whose columns are weeks, accommodation, FAQ, contact; the
 // school's name, with "English", on every page), written with its questions before any was asked: 13 of
-// 20 from the right page and 5 of 6 declined on first asking; 14 and 5 now ("near" counted as a word the
-// site lacks and declined "is the school near the train station"). The misses: on seven chunks one
-// chunk's word decides ("classes" on the home page outranks "IELTS" on two; the FAQ's "fees" twice
-// outrank the price list's one), and world knowledge ("christmas" is "20 December", "minimum age" is
-// "aged 16 and over").
+// 20 from the right page and 5 of 6 declined on first asking; 16 and 5 now ("near" counted as a word the
+// site lacks and declined "is the school near the train station"; the courses page's folded section
+// headings, "IELTS preparation", weighed as body words). The misses: on seven chunks one chunk's word
+// decides (the FAQ's "fees" twice outrank the price list's one), and world knowledge ("christmas" is
+// "20 December", "minimum age" is "aged 16 and over", "study online" is "Online lessons" on Zoom).
 const SCHOOL: [string, string][] = [
   ['how much is general english for 2 weeks', 'prices.html'],
   ['how many students in a class', ''],
@@ -434,8 +434,8 @@ describe('small sites', () => {
   it('a language school: a price table by weeks, and "near" the station', async () => {
     const { ask, score } = await askSite('school', 'Harbour English School', 6);
     const { right, declined } = await score(SCHOOL, SCHOOL_UNANSWERABLE);
-    expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(13);
-    expect(right).toContain('is the school near the train station');
+    expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(15);
+    expect(right).toEqual(expect.arrayContaining(['is the school near the train station', 'do you have IELTS classes']));
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(4);
     expect((await ask('is the school near the train station')).answer).toBe(
       "Contact us: We are on Quay Street, five minutes' walk from Brighton station and the seafront. [1]",
@@ -449,7 +449,9 @@ describe('small sites', () => {
   it('a Spanish hair salon, asked and answered in Spanish', async () => {
     const { ask, score } = await askSite('peluqueria', 'Peluquería Lucía');
     const { right, declined } = await score(PELUQUERIA, PELUQUERIA_UNANSWERABLE);
-    // 8 of 10 (the misses: "niño" and "cortar" are "infantil" and "corte" on the page; "novia" is "bodas"), 6 of 6.
+    // 9 of 10 (the miss: "niño" and "cortar" are "infantil" and "corte" on the page), 5 of 6: "tenéis" and
+    // "hacéis" counted as words the site lacks until a lexeme was a stop word only by the words stemming to
+    // it; now "¿Tenéis tarjetas regalo?" is half missing, and answered with the cards the salon accepts.
     expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(7);
     expect(right).toContain('¿Puedo pagar con Bizum?');
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(5);
