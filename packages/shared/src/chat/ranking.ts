@@ -1,6 +1,6 @@
 import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
 import { guessLanguage } from '../providers/chat/canned-replies.ts';
-import { analyze, isStopWord } from '../providers/text/text-analysis.ts';
+import { isStopWord } from '../providers/text/text-analysis.ts';
 import { mayAskForPrice } from './price-question.ts';
 
 /**
@@ -168,13 +168,14 @@ export function scoreChunks(candidates: RetrievalCandidate[], stats: RankingStat
   const avg = stats.avgLength > 0 ? stats.avgLength : 1;
   const scored = candidates.map((c): ScoredChunk => {
     const norm = 1 - params.b + (params.b * (c.length || avg)) / avg;
-    const inner = innerHeadingStems(c.content);
     let lexical = 0;
     weights.forEach((w, i) => {
       const tf = c.termTf[i] ?? 0;
-      const head = Math.max(c.termHead[i] ?? 0, inner.has(stats.queryTerms[i] as string) ? 1 : 0);
       lexical +=
-        w * ((tf * (params.k1 + 1)) / (tf + params.k1 * norm) + params.headWeight * head + params.titleWeight * (c.termTitle[i] ?? 0));
+        w *
+        ((tf * (params.k1 + 1)) / (tf + params.k1 * norm) +
+          params.headWeight * (c.termHead[i] ?? 0) +
+          params.titleWeight * (c.termTitle[i] ?? 0));
     });
     return { ...c, lexical: best > 0 ? lexical / best : 0, score: 0 };
   });
@@ -190,24 +191,6 @@ export function scoreChunks(candidates: RetrievalCandidate[], stats: RankingStat
         (pairs.length > 0 && c.lexical > 0 ? (params.proximityWeight / RRF_K) * proximity(c, pairs) : 0);
     });
   return scored;
-}
-
-/**
- * The stems of the headings inside a chunk's text: a short section folded into the chunk before it
- * keeps its heading as a line of its own, the section's text right under it ("Payroll" above "Weekly
- * or monthly payroll, payslips…"). Such a heading names what the chunk says as its own heading does.
- */
-function innerHeadingStems(content: string): Set<string> {
-  const out = new Set<string>();
-  const lines = content.split('\n');
-  lines.forEach((line, i) => {
-    const text = line.trim();
-    const next = lines[i + 1]?.trim();
-    if (!text || !next || (i > 0 && lines[i - 1]?.trim() !== '')) return;
-    if (text.split(/\s+/).length > 8 || /[.!?:;,|]$/.test(text)) return;
-    for (const t of analyze(text)) if (!t.stop) out.add(t.stem);
-  });
-  return out;
 }
 
 /** Words at most this many positions apart stand close (two words between: "plan of a query"). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RetrievalCandidate, stopTerms } from '../db/retrieval.ts';
+import { type RetrievalCandidate, stopTerms, withInnerHeadings } from '../db/retrieval.ts';
 import { absentLimit, absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K, scoreChunks, termWeights } from './ranking.ts';
 import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf, withoutMeasureWords } from './retrieval.ts';
 
@@ -201,7 +201,8 @@ describe('absentShare (declining)', () => {
       1,
       [0],
     );
-    const [s, f] = scoreChunks([services, fees], stats(['payrol'], [3], 5), DEFAULT_RANKING);
+    const found = [services, fees].map((c) => withInnerHeadings(c, ['payrol']));
+    const [s, f] = scoreChunks(found, stats(['payrol'], [3], 5), DEFAULT_RANKING);
     expect(s?.lexical).toBeGreaterThan(f?.lexical ?? 1);
   });
 

@@ -31,7 +31,10 @@ export interface RetrievalCandidate {
   pageChunks: number;
   /** Per query term (CandidateResult.queryTerms' order): occurrences in the chunk's body. */
   termTf: number[];
-  /** Per query term: 1 when the chunk's title or heading holds it. */
+  /**
+   * Per query term: 1 when the chunk's title or heading holds it, or the heading of a short section
+   * folded into the chunk (a line of its text with the section right under it).
+   */
   termHead: number[];
   /** Per query term: 1 when the page title holds it. */
   termTitle: number[];
@@ -163,7 +166,7 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
   const first = rows.find((r) => r.id === null);
   const queryTerms = first?.query_terms ?? [];
   return {
-    candidates: rows.filter((r) => r.id !== null).map(toCandidate),
+    candidates: rows.filter((r) => r.id !== null).map((r) => withInnerHeadings(toCandidate(r), queryTerms)),
     queryTerms,
     absentTerms: first?.absent_terms ?? 0,
     termDf: first?.term_df ?? [],
@@ -188,6 +191,31 @@ export function stopTerms(query: string, queryTerms: readonly string[]): boolean
     const from = words.filter((w) => w.stem === lexeme);
     return from.length > 0 ? from.every((w) => w.stop) : isStopWord(lexeme);
   });
+}
+
+/**
+ * The stems of the headings inside a chunk's text: a short section folded into the chunk before it
+ * keeps its heading as a line of its own, the section's text right under it ("Payroll" above "Weekly
+ * or monthly payroll, payslips…"). Such a heading names what the chunk says as its own heading does.
+ */
+function innerHeadingStems(content: string): Set<string> {
+  const out = new Set<string>();
+  const lines = content.split('\n');
+  lines.forEach((line, i) => {
+    const text = line.trim();
+    const next = lines[i + 1]?.trim();
+    if (!text || !next || (i > 0 && lines[i - 1]?.trim() !== '')) return;
+    if (text.split(/\s+/).length > 8 || /[.!?:;,|]$/.test(text)) return;
+    for (const t of analyze(text)) if (!t.stop) out.add(t.stem);
+  });
+  return out;
+}
+
+/** The candidate with the query terms its inner headings hold counted as its heading's (termHead). */
+export function withInnerHeadings(c: RetrievalCandidate, queryTerms: readonly string[]): RetrievalCandidate {
+  const inner = innerHeadingStems(c.content);
+  if (inner.size === 0) return c;
+  return { ...c, termHead: queryTerms.map((t, i) => (inner.has(t) ? 1 : (c.termHead[i] ?? 0))) };
 }
 
 function toCandidate(r: CandidateRow): RetrievalCandidate {
