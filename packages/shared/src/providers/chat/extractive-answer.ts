@@ -120,7 +120,7 @@ export function coverage(terms: QueryTerm[], textTerms: Term[]): number {
 const UNSPACED_TEXT = /[\p{scx=Han}\p{scx=Hiragana}\p{scx=Katakana}\p{scx=Thai}]/u;
 // Nor does an abbreviation before its number ("Gas Safe registered no. 584213", "see p. 12", "Tel. 0114…").
 const SENTENCE_END =
-  /(?<=[。！？])\s*|(?<=[.!?])(?<!\b[ieIE]\.[egEG]\.)\s+(?=[\p{Lu}"'“(¿¡`])|(?<=[.!?])(?<!\b[ieIE]\.[egEG]\.)(?<!\b(?:[Nn]o|[Nn]r|[Tt]el|pp?|[Vv]ol|[Ff]ig|[Rr]ef|[Aa]rt|[Ss]ec|[Cc]h|approx|ca)\.)\s+(?=\p{N})/u;
+  /(?<=[。！？])\s*|(?<=[.!?])(?<!\b[ieIE]\.[egEG]\.)(?:\s+(?=[\p{Lu}"'“(¿¡`])|(?<!\b(?:[Nn]o|[Nn]r|[Tt]el|pp?|[Vv]ol|[Ff]ig|[Rr]ef|[Aa]rt|[Ss]ec|[Cc]h|approx|ca)\.)\s+(?=\p{N}))/u;
 const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
 /**
  * A line of code or a statement, not a sentence about it: a statement's end, an assignment, a shell,
