@@ -105,6 +105,50 @@ describe('matchCurated', () => {
     expect(matchCurated('do you sell in the shop and online', answers)).toBeUndefined();
   });
 
+  // From the development sets of bench/eval/curated-answers.json (restaurant, clinic, gym, plumber, bike repair).
+  const business = [
+    { id: 'reserve', question: 'How do I reserve a table?', answer: 'Book online on our website or call us on 020 7946 0321.' },
+    { id: 'kids', question: 'Do you treat children?', answer: 'Yes, children from age 3 are seen by our paediatric dentist.' },
+    { id: 'whiten', question: 'How much does teeth whitening cost?', answer: 'Home whitening is 350 pounds including trays and gel.' },
+    {
+      id: 'price',
+      question: 'How much is a monthly membership?',
+      answer: 'Membership is 39 pounds a month, no joining fee, cancel any time.',
+    },
+    {
+      id: 'hours',
+      question: 'What are your opening hours?',
+      answer: 'We are open 6am to 10pm on weekdays and 8am to 8pm at weekends.',
+    },
+    { id: 'guarantee', question: 'Is your work guaranteed?', answer: 'All our work is guaranteed for 12 months, parts and labour.' },
+    { id: 'ebike', question: 'Do you repair electric bikes?', answer: 'Yes, we service e-bikes of all major brands, motors included.' },
+  ];
+  const matched = (q: string) => matchCurated(q, business)?.answer.id;
+
+  it('reads the plurals and comparatives the stemmer keeps whole as the words they are of', () => {
+    expect(matched('do you have a dentist for kids')).toBe('kids'); // "children": "child", a "kid"
+    expect(matched('what do you charge to make teeth whiter')).toBe('whiten'); // "teeth", "whiter"
+    expect(matched('Do you treat dogs?')).toBeUndefined();
+  });
+
+  it('asks the same in the words of a price, and on a day of what is said of its days', () => {
+    expect(matched('what does it cost per month')).toBe('price'); // "cost" of "fee"
+    expect(matched('How much is a day pass?')).toBeUndefined();
+    expect(matched('are you open on sundays')).toBe('hours'); // "at weekends"
+    expect(matched('What are the opening hours of the pool?')).toBeUndefined();
+  });
+
+  it('weighs light verbs as talk and the visitor’s particulars (how many, which day) as less than a topic', () => {
+    expect(matched('what warranty do you give')).toBe('guarantee');
+    expect(matched("I'd like to book a table for four on Friday")).toBe('reserve');
+    expect(matched('Do you cover the cost of damage to my carpets?')).toBeUndefined();
+  });
+
+  it('does not answer a question doing one thing with something with the curated one doing another', () => {
+    expect(matched('can you fix my e-bike')).toBe('ebike');
+    expect(matched('Do you sell electric bikes?')).toBeUndefined();
+  });
+
   it("relates words by WordNet's commonest senses only", () => {
     expect(relatedStems('breakfast')).toContain('meal');
     expect(relatedStems('call_off')).toContain('cancel');

@@ -47,17 +47,68 @@ const FAMILIES: string[][] = [
   ['sell', 'carri', 'stock', 'offer', 'bui', 'purchas', 'have', 'provid', 'suppli', 'avail'],
   ['refund', 'return', 'monei', 'back', 'reimburs', 'exchang'],
   ['open', 'hour', 'close', 'time'],
+  // What a thing costs: "what do you charge", "membership fees?", "price of…" ask the same of it.
+  ['price', 'cost', 'charg', 'fee'],
+  // "Do you take cards?" is "which payment methods do you accept?".
+  ['accept', 'take'],
+  // What is done to a thing brought in: "can you fix my boiler" asks "do you service boilers?" — the
+  // service asked for, a topic word (TOPIC_FAMILIES), not an intent word.
+  ['repair', 'fix', 'servic', 'mend'],
+  // "Are dogs allowed?", "is my puppy welcome?", "are fires permitted?" ask the same of them.
+  ['allow', 'permit', 'welcom'],
 ];
+/**
+ * Families that say what is done with a thing: a question doing one with it is not the curated
+ * question doing another ("Do you *sell* electric bikes?" of "Do you *repair* electric bikes?").
+ */
+const DEALINGS = new Set(['sell', 'repair']);
+/** Families whose words weigh as topic words. */
+const TOPIC_FAMILIES = new Set(['repair']);
+const weightOf = (stem: string) => {
+  const family = FAMILY_OF.get(stem);
+  return family === undefined || TOPIC_FAMILIES.has(family) ? (DAY_GROUP.has(stem) ? DAY_WEIGHT : 1) : INTENT_WEIGHT;
+};
 const FAMILY_OF = new Map<string, string>();
 const FAMILY_NAMES = new Set(FAMILIES.map((family) => family[0] as string));
 for (const family of FAMILIES) for (const stem of family) FAMILY_OF.set(stem, family[0] as string);
 
-/** Talk rather than topic (stems), beside the analyser's stop words. */
+/**
+ * Talk rather than topic (stems), beside the analyser's stop words — and the light verbs, which say
+ * little of what is asked without their object ("what warranty do you *give*", "can someone *come*
+ * now", "should I *bring* my own towel"); "take" is an intent word (it accepts).
+ */
 const CONVERSATIONAL = new Set(
-  'pleas thank thanks hi hello hei hey someth anyth thing stuff know tell would could can like want need realli actual also just ok okai possibl near'.split(
+  'pleas thank thanks hi hello hei hey someth anyth thing stuff know tell would could can like want need realli actual also just ok okai possibl near get got make made give gave come came go went bring brought put let keep kept someon somebodi'.split(
     ' ',
   ),
 );
+
+/** Nouns whose plural the stemmer leaves as it is ("children", "teeth"): read as their singular. */
+const IRREGULAR_PLURALS: Record<string, string> = {
+  children: 'child',
+  teeth: 'tooth',
+  feet: 'foot',
+  men: 'man',
+  women: 'woman',
+  mice: 'mouse',
+  geese: 'goose',
+};
+const IRREGULAR_PLURAL = new RegExp(`\\b(?:${Object.keys(IRREGULAR_PLURALS).join('|')})\\b`, 'giu');
+
+/**
+ * The visitor's particulars: how many ("a table for *four*", "*2* nights") weighs nothing — it says
+ * which booking, not which answer; a day ("on *Friday*") half a word, as an intent word does.
+ */
+const NUMBER = /^(?:\d+(?:[.,:]\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|hundred)$/i;
+const DAY_WEIGHT = 0.5;
+
+/** Days and what pages call them together: "open on Sundays?" of "8am to 8pm at weekends". */
+const DAY_GROUP = new Map<string, string[]>([
+  ...['saturdai', 'sundai'].map((day): [string, string[]] => [day, ['weekend']]),
+  ...['mondai', 'tuesdai', 'wednesdai', 'thursdai', 'fridai'].map((day): [string, string[]] => [day, ['weekdai']]),
+  ['weekend', ['saturdai', 'sundai']],
+  ['weekdai', ['mondai', 'tuesdai', 'wednesdai', 'thursdai', 'fridai']],
+]);
 
 export interface CuratedCandidate {
   id: string;
@@ -80,25 +131,43 @@ interface TopicTerm {
  */
 function* topicTerms(text: string, compounds = false): Generator<TopicTerm> {
   // A hyphenated word is read as its words: WordNet knows "check-in" as the lemma "check in" (compounds above), not "checkin".
-  const terms = analyze(text.replace(/(?<=[\p{L}\p{N}])-(?=[\p{L}\p{N}])/gu, ' ')).filter((t) => !t.part);
+  const words = text
+    .replace(/(?<=[\p{L}\p{N}])-(?=[\p{L}\p{N}])/gu, ' ')
+    .replace(IRREGULAR_PLURAL, (word) => IRREGULAR_PLURALS[word.toLowerCase()] ?? word);
+  const terms = analyze(words).filter((t) => !t.part);
   for (let i = 0; i < terms.length; i++) {
     const t = terms[i]!;
     const next = terms[i + 1];
     if (compounds && next) {
       const compound = compoundOf(t.surface, next.surface);
       if (compound) {
-        const weight = Math.max(
-          ...[t, next].map((p) => (p.stop || CONVERSATIONAL.has(p.stem) ? 0 : FAMILY_OF.has(p.stem) ? INTENT_WEIGHT : 1)),
-        );
+        const weight = Math.max(...[t, next].map((p) => (p.stop || CONVERSATIONAL.has(p.stem) ? 0 : weightOf(p.stem))));
         if (weight > 0) yield { key: compound, weight, surface: `${t.surface} ${next.surface}` };
         i++;
         continue;
       }
     }
-    if (t.stop || t.stem.length < 2 || CONVERSATIONAL.has(t.stem)) continue;
-    const family = FAMILY_OF.get(t.stem);
-    yield { key: family ?? t.stem, weight: family ? INTENT_WEIGHT : 1, surface: t.surface };
+    if (t.stop || t.stem.length < 2 || CONVERSATIONAL.has(t.stem) || NUMBER.test(t.surface)) continue;
+    const stem = baseOfComparative(t.stem);
+    yield { key: FAMILY_OF.get(stem) ?? stem, weight: weightOf(stem), surface: t.surface };
   }
+}
+
+/**
+ * A comparative or superlative the stemmer keeps whole ("whiter", "cheapest") as the adjective it
+ * compares, when WordNet knows that and not the word itself: "whiter" teeth are "whitened" ones.
+ */
+function baseOfComparative(stem: string): string {
+  const ending = /(?:i?e[rs]t?|r|st)$/.exec(stem);
+  if (!ending || relatedStems(stem).length > 0) return stem;
+  const root = stem.slice(0, ending.index);
+  const candidates = [
+    stem.replace(/(?:r|st)$/, ''), // whiter → white
+    stem.replace(/(?:er|est)$/, ''), // cheaper → cheap
+    stem.replace(/(?:ier|iest)$/, 'i'), // easier → easi
+    root.length > 2 && root.at(-1) === root.at(-2) ? root.slice(0, -1) : root, // bigger → big
+  ];
+  return candidates.find((base) => base !== stem && base.length > 2 && relatedStems(base).length > 0) ?? stem;
 }
 
 /** The WordNet key of two words WordNet has as one lemma ("call off" → "call_off"). */
@@ -178,7 +247,7 @@ const meaningsOf = boundedMemo(RELATED_CACHE_MAX, (key: string): Set<string> => 
     const family = FAMILY_OF.get(stem);
     return family === undefined ? [stem] : intent ? [family] : [];
   });
-  return new Set([key, ...parts, ...related]);
+  return new Set([key, ...parts, ...related, ...(DAY_GROUP.get(key) ?? [])]);
 });
 
 /**
@@ -236,6 +305,8 @@ interface Fit {
   stated: number;
   /** Whether a thing the visitor names is what the curated question or the answer's first words are about. */
   onTopic: boolean;
+  /** Whether the visitor does one thing with it (DEALINGS) and the curated questions another. */
+  otherDealing: boolean;
   known: Set<string>;
 }
 
@@ -259,6 +330,9 @@ function fitOf(visitor: Map<string, number>, answer: CuratedCandidate): Fit {
     covered: share((t) => meets(t, known, 'self')),
     stated: share((t) => answerTerms.has(t) || questions.some((q) => meets(t, q, 'self'))),
     onTopic: [...visitor].some(([t, w]) => w === 1 && (lead.has(t) || questions.some((q) => meets(t, q, 'self')))),
+    otherDealing:
+      questions.some((q) => [...q.keys()].some((t) => DEALINGS.has(t))) &&
+      [...visitor.keys()].some((t) => DEALINGS.has(t) && !answerTerms.has(t) && !questions.some((q) => q.has(t))),
     known,
   };
 }
@@ -275,7 +349,8 @@ export function matchCurated<C extends CuratedCandidate>(question: string, candi
     question,
     candidates,
     (fit, visitor) =>
-      (fit.asked >= ASKED && fit.covered >= COVERED) || (fit.stated === 1 && fit.onTopic && weight(visitor) >= STATED_THINGS),
+      !fit.otherDealing &&
+      ((fit.asked >= ASKED && fit.covered >= COVERED) || (fit.stated === 1 && fit.onTopic && weight(visitor) >= STATED_THINGS)),
   );
 }
 
