@@ -1,6 +1,7 @@
 import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
 import { guessLanguage } from '../providers/chat/canned-replies.ts';
 import { isStopWord } from '../providers/text/text-analysis.ts';
+import { otherFormStems } from './clippings.ts';
 import { mayAskForPrice } from './price-question.ts';
 
 /**
@@ -286,6 +287,7 @@ export function absentShare(
   let mass = 0;
   let absent = 0;
   const exponent = siteSize(stats.corpusDocs);
+  const onSite = new Set(terms.filter((_, i) => (stats.termDf[i] ?? 0) > 0));
   terms.forEach((t, i) => {
     // Numbers and codes (an order number, "REF-3-a1b2c3", a version) are the visitor's particulars,
     // not the topic: a site that never printed them may still answer the question around them.
@@ -296,6 +298,8 @@ export function absentShare(
       INTENT_STEMS.has(t) ||
       ((stats.termDf[i] ?? 0) === 0 && (WHEN_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)))) ||
       isCompoundOf(t, terms) ||
+      // "photos" of a site that says "photographs" (clippings.ts: the other form is searched too).
+      ((stats.termDf[i] ?? 0) === 0 && otherFormStems(t).some((s) => onSite.has(s))) ||
       /\d/.test(t) ||
       /[./]/.test(t) ||
       extensions.has(t) ||

@@ -22,10 +22,23 @@ describe('searchedQuery', () => {
     expect(s.focus).toBe(message);
   });
 
+  it.each([
+    ['can I take photos?', 'photograph'],
+    ['Is there a bicycle shed?', 'bike'],
+    ['are you open at xmas', 'christmas'],
+    ['need an appt asap', 'appointment'],
+  ])('searches the other form of a word people clip (%j: %s)', (message, word) => {
+    expect(searchedQuery(message).query.split(' ')).toContain(word);
+  });
+
   it('leaves other questions as they are', () => {
     expect(searchedQuery('How do I create a table?')).toEqual({ query: 'How do I create a table?' });
     expect(searchedQuery('and how do I drop it?', 'and drop it')).toEqual({ query: 'and how do I drop it?', focus: 'and drop it' });
     // "Sunday" inside another word is no day.
     expect(searchedQuery('What does sundaysql do?')).toEqual({ query: 'What does sundaysql do?' });
+    // Nor are the clippings of technical writing searched in full: Django's "app" is not its "application".
+    expect(searchedQuery('How do I add an app to the db?')).toEqual({ query: 'How do I add an app to the db?' });
+    // Nor a clipped word inside another ("photography" is no "photo"); nor a one-way abbreviation backwards.
+    expect(searchedQuery('photography classes for a year')).toEqual({ query: 'photography classes for a year' });
   });
 });

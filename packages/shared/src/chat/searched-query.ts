@@ -1,4 +1,5 @@
 import { foldForIntent } from '../intent/classifier.ts';
+import { otherForms } from './clippings.ts';
 import { asksForContact, CONTACT_SEARCH_WORDS } from './contact-question.ts';
 
 /**
@@ -29,7 +30,7 @@ const DAY_GROUPS: [RegExp, string][] = [
  * What is searched for a question: the visitor's words, and as context words (half weight, never
  * absent; the visitor's own words stay the focus) the words pages use for what some questions ask in
  * other words — a contact page's words for a question for the business's contact details ("where are
- * you located"), "weekend" for a Saturday.
+ * you located"), "weekend" for a Saturday, "photograph" for "photo" (clippings.ts).
  */
 export function searchedQuery(query: string, focus?: string): { query: string; focus?: string } {
   const own = focus ?? query;
@@ -37,6 +38,7 @@ export function searchedQuery(query: string, focus?: string): { query: string; f
   const context = [
     ...(asksForContact(own) ? [CONTACT_SEARCH_WORDS] : []),
     ...DAY_GROUPS.filter(([day]) => day.test(folded)).map(([, words]) => words),
+    ...otherForms(folded),
   ];
   if (context.length === 0) return focus === undefined ? { query } : { query, focus };
   return { query: `${context.join(' ')} ${query}`, focus: own };
