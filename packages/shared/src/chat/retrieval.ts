@@ -72,7 +72,7 @@ export interface RetrievalResult {
 
 /**
  * How much each of the question's lexemes tells on this client's site: log(N / df) / log(N) over its
- * N chunks — 1 for a word in one chunk (or none), 0 for a word in every chunk. The client's own term
+ * N chunks — 1 for a word in one chunk, 0 for a word in every chunk; a word in none is not listed. The client's own term
  * statistics, so it means the same on any site; no constant to fit.
  */
 export function siteSpecificity(result: Pick<CandidateResult, 'queryTerms' | 'termDf' | 'corpusDocs'>): Record<string, number> {
@@ -81,7 +81,8 @@ export function siteSpecificity(result: Pick<CandidateResult, 'queryTerms' | 'te
   if (!n || n < 2) return out;
   result.queryTerms.forEach((lexeme, i) => {
     const df = result.termDf[i] ?? 0;
-    out[lexeme] = df <= 1 ? 1 : Math.max(0, Math.log(n / df) / Math.log(n));
+    // A word no chunk holds is left out: it counts fully, as a word of one chunk does, and may be a typing slip.
+    if (df > 0) out[lexeme] = df === 1 ? 1 : Math.max(0, Math.log(n / df) / Math.log(n));
   });
   return out;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { composeAnswer, queryTerms, rowSentence, sentencesOf } from './extractive-answer.ts';
+import { analyze } from '../text/text-analysis.ts';
+import { composeAnswer, coverage, queryTerms, rowSentence, sentencesOf } from './extractive-answer.ts';
 
 const passage = (id: string, url: string, content: string, title = 'Page') => ({ id, url, title, content });
 
@@ -337,6 +338,19 @@ describe('composeAnswer on "label: value" lines', () => {
     expect(composeAnswer('When do you open on weekdays?', page).text).toBe('Opening hours — Monday to Friday: 7am–6pm. [1]');
   });
 
+  it('reads a line opening a block with prose under it as a heading, not a label, and quotes what is under it', () => {
+    const exhibitions = [
+      'Until 31 May. See the brass helmets, lead boots and the hand pump that kept the divers alive.',
+      '',
+      'Coming next: Boats of the Swale',
+      'Opens 14 June. Models, plans and photographs of the barges built in the town’s yards.',
+    ].join('\n');
+    const site = { boat: 0.67, exhibit: 0.67, open: 0.47 };
+    expect(composeAnswer('when does the boats exhibition open', [passage('a', 'https://s/exhibitions', exhibitions)], site).text).toBe(
+      'Coming next: Boats of the Swale — Opens 14 June. Models, plans and photographs of the barges built in the town’s yards. [1]',
+    );
+  });
+
   it('takes no key of an example’s object for a label', () => {
     const example =
       "The CPU is described as:\n\nmodel: 'Intel(R) Core(TM) i7 CPU 860 @ 2.80GHz',\nspeed: 2926,\n\nEach CPU core reports its model and speed.";
@@ -466,6 +480,12 @@ describe('composeAnswer and the words of the question', () => {
     const stems = queryTerms('Is the port taken, e.g. by another server? Is C# or v8 affected?').map((t) => t.stem);
     expect(stems).not.toContain('g');
     expect(stems).toEqual(expect.arrayContaining(['port', 'taken', 'server', 'v8']));
+  });
+
+  it('takes a word one letter off for a typing slip only when the site does not use the word as typed', () => {
+    const text = analyze('See the lead boots of the divers');
+    expect(coverage(queryTerms('boats'), text)).toBeCloseTo(0.7);
+    expect(coverage(queryTerms('boats', { boat: 0.7 }), text)).toBe(0);
   });
 });
 

@@ -37,6 +37,8 @@ interface QueryTerm {
   stem: string;
   surface: string;
   weight: number;
+  /** A word of the client's pages: spelt as the site spells it, so never a slip of another ("boats" is not "boots"). */
+  onSite?: boolean;
 }
 
 export interface Sentence {
@@ -50,6 +52,11 @@ export interface Sentence {
   blockStart: boolean;
   /** A table's row, its cells joined by " | " as the crawler writes them: one sentence, never split. */
   row: boolean;
+  /**
+   * A heading that reads like a label ("Coming next: Boats of the Swale"): a line opening a block,
+   * prose right under it in that block. A heading, never quoted as a "label: value" line.
+   */
+  colonHeading?: boolean;
 }
 
 /**
@@ -79,7 +86,8 @@ export function queryTerms(query: string, site?: SiteSpecificity, message?: stri
     if (t.stop || (t.stem.length < 2 && !/\d/.test(t.stem))) return;
     const weight = (t.part ? partWeight : wordWeight(t, site)) * (own && !own.has(t.stem) ? 0.5 : 1) * (isQuantity(terms, i) ? 0.5 : 1);
     const seen = byStem.get(t.stem);
-    if (!seen || seen.weight < weight) byStem.set(t.stem, { stem: t.stem, surface: t.surface, weight });
+    if (!seen || seen.weight < weight)
+      byStem.set(t.stem, { stem: t.stem, surface: t.surface, weight, onSite: site?.[t.stem] !== undefined });
   });
   return [...byStem.values()];
 }
@@ -100,7 +108,7 @@ function wordWeight(t: Term, site?: SiteSpecificity): number {
   return termRarity(t.surface) * (site?.[t.stem] ?? 1);
 }
 
-/** Share of the query's weight a text covers, in [0, 1]; a word one slip away counts 0.7. */
+/** Share of the query's weight a text covers, in [0, 1]; a word one slip away counts 0.7, unless the site uses the word as typed. */
 export function coverage(terms: QueryTerm[], textTerms: Term[]): number {
   const total = terms.reduce((n, t) => n + t.weight, 0);
   if (total === 0) return 0;
@@ -108,7 +116,7 @@ export function coverage(terms: QueryTerm[], textTerms: Term[]): number {
   let hit = 0;
   for (const q of terms) {
     if (stems.has(q.stem)) hit += q.weight;
-    else if (q.surface.length >= 5 && textTerms.some((t) => t.surface.length >= 4 && oneEditApart(q.surface, t.surface)))
+    else if (!q.onSite && q.surface.length >= 5 && textTerms.some((t) => t.surface.length >= 4 && oneEditApart(q.surface, t.surface)))
       hit += 0.7 * q.weight;
   }
   return hit / total;
@@ -235,6 +243,11 @@ export function sentencesOf(content: string): Sentence[] {
       blockStart = false;
     }
   }
+  out.forEach((s, i) => {
+    const next = out[i + 1];
+    if (s.line && s.blockStart && !s.prose && s.words <= 10 && LABEL_LINE.test(s.text) && next && !next.blockStart && next.prose)
+      s.colonHeading = true;
+  });
   return out;
 }
 
@@ -362,6 +375,7 @@ const LABEL_LINE = /^[^:]{1,30}:\s+\S/;
 function isLabelLine(s: Sentence): boolean {
   return (
     s.line &&
+    !s.colonHeading &&
     !s.prose &&
     !s.row &&
     s.words <= 12 &&
@@ -403,6 +417,7 @@ function bareHeading(text: string): string {
  */
 /** A line that names a section: short, not prose, not code, a field ("Price: 20 €"), a parameter or a table header. */
 function isHeadingLine(s: Sentence): boolean {
+  if (s.colonHeading) return true;
   return (
     s.line &&
     !s.prose &&
@@ -584,8 +599,9 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
   const answerWith = (quoted: string, from: number, titled = true, colon = ': '): ExtractiveAnswer => {
     const topic = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, quoted) : '';
     // A FAQ's question stands before its answer as it does on the page ("Are your teas organic? About half…");
-    // a "Saturday: 8am–4pm" line under its topic with a dash, not a second colon.
-    const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}${colon}`) : '';
+    // a "Saturday: 8am–4pm" line under its topic with a dash, not a second colon, and so is any quote
+    // under a topic with a colon of its own ("Coming next: Boats of the Swale — Opens 14 June.").
+    const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}${topic.includes(':') ? ' — ' : colon}`) : '';
     const parts = [`${lead}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
     return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
   };
