@@ -343,6 +343,50 @@ const MUSEUM_UNANSWERABLE = [
   'Do you run evening ghost tours?',
 ];
 
+// A home-cleaning company (services, a price table, FAQ, contact; a list of reasons on the home
+// page), written with its questions before any was asked: 16 of 24 from the right page and 6 of 6
+// declined on first asking. The misses: "charge" is in the FAQ's "at no charge" and not on the prices
+// page ("how much do you charge per hour", "do you charge more on saturdays": the latter's second
+// source says "Weekend visits cost £4 an hour more"); "same" and "more" are stop words ("will I get the
+// same cleaner each time"); "breakages" is not "break" ("what if you break something" is declined);
+// "police checked" is "DBS checked", "be in" is "be at home". Two answer well from another page: "do
+// you do end of tenancy cleans" with the price row, "do I need to buy cleaning products" with "Prices
+// include cleaning products and equipment".
+const CLEANING: [string, string][] = [
+  ['how much do you charge per hour', 'prices.html'],
+  ['whats the minimum number of hours', 'prices.html'],
+  ['how much is an oven clean', 'prices.html'],
+  ['how much for a deep clean of a 3 bed house', 'prices.html'],
+  ['do you charge more on saturdays', 'prices.html'],
+  ['do you do end of tenancy cleans', 'services.html'],
+  ['what if the landlord isnt happy after end of tenancy', 'services.html'],
+  ['can you clean my sofa', 'services.html'],
+  ['how long do carpets take to dry', 'services.html'],
+  ['do you clean offices', 'services.html'],
+  ['will you change the bed sheets', 'services.html'],
+  ['do I have to be in when you clean', 'faq.html'],
+  ['do I need to buy cleaning products', 'faq.html'],
+  ['are you insured', 'faq.html'],
+  ['what if you break something', 'faq.html'],
+  ['I have a dog, is that ok', 'faq.html'],
+  ['do you work on bank holidays', 'faq.html'],
+  ['do you cover Sale', ''],
+  ['will I get the same cleaner each time', ''],
+  ['are your cleaners police checked', ''],
+  ['is there a contract', ''],
+  ['how do I pay', 'prices.html'],
+  ['are you hiring cleaners', 'contact.html'],
+  ['where is your office', 'contact.html'],
+];
+const CLEANING_UNANSWERABLE = [
+  'Do you clean windows?',
+  'Can you do my ironing?',
+  'Do you clean cars?',
+  'Do you offer gardening?',
+  'Can you remove mould from the walls?',
+  'Do you do pressure washing of driveways?',
+];
+
 describe('small sites', () => {
   let kb: Kbchat;
   const sites: FixtureServer[] = [];
@@ -543,6 +587,17 @@ describe('small sites', () => {
     // A heading with a colon is a heading: what is under it is quoted ("Coming next: Boats of the Swale"
     // was quoted as a label line, and then the divers' "lead boots" as a slip of "boats").
     expect((await ask('when does the boats exhibition open')).answer).toMatch(/^Coming next: Boats of the Swale — Opens 14 June\./);
+  });
+
+  it('a home-cleaning company: a price table and a FAQ, and the services it does not offer', async () => {
+    const { ask, score } = await askSite('cleaning', 'Sparkle & Co', 5);
+    const { right, declined } = await score(CLEANING, CLEANING_UNANSWERABLE);
+    expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(15);
+    expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(5);
+    expect((await ask('how much is an oven clean')).answer).toBe('Prices: Oven clean, single oven: £65. [1]');
+    expect((await ask('do you clean offices')).answer).toBe(
+      'Carpets and upholstery: We do not clean offices or shops: we only clean homes. [1]',
+    );
   });
 
   it('a Spanish hair salon, asked and answered in Spanish', async () => {
