@@ -63,6 +63,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('git-questions.json'),
     pkg: 'git-doc',
   },
+  {
+    name: 'sqlite',
+    dir: `${CORPORA}/usr/share/doc/sqlite3`,
+    start: 'index.html',
+    questionsFile: questionsPath('sqlite-questions.json'),
+    pkg: 'sqlite3-doc',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
