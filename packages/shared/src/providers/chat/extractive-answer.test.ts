@@ -338,6 +338,18 @@ describe('composeAnswer on "label: value" lines', () => {
     expect(composeAnswer('When do you open on weekdays?', page).text).toBe('Opening hours — Monday to Friday: 7am–6pm. [1]');
   });
 
+  it('puts one colon after a section heading that ends with its own', () => {
+    const uses = [
+      {
+        ...passage('a', 'https://s/features', 'Because it requires no configuration, SQLite is a popular choice for small websites.'),
+        heading: 'Suggested Uses For SQLite:',
+      },
+    ];
+    expect(composeAnswer('is sqlite a good choice for a website', uses).text).toBe(
+      'Suggested Uses For SQLite: Because it requires no configuration, SQLite is a popular choice for small websites. [1]',
+    );
+  });
+
   it('reads a line opening a block with prose under it as a heading, not a label, and quotes what is under it', () => {
     const exhibitions = [
       'Until 31 May. See the brass helmets, lead boots and the hand pump that kept the divers alive.',

@@ -402,11 +402,15 @@ const NOT_A_HEADING = /\s\|\s|^return\b|^(from\s+\S+\s+)?import\s|^\P{L}*$/u;
 const GENERIC_HEADING =
   /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?|history|warning|caution|important|tip|hint|danger|attention)$/i;
 
-/** A heading without the anchor marks documentation generators put on it: "#" (Node), "¶" and "[source]" (Sphinx). */
+/**
+ * A heading without the anchor marks documentation generators put on it: "#" (Node), "¶" and "[source]"
+ * (Sphinx), and without a colon it ends with ("Suggested Uses For SQLite:"): the answer puts its own.
+ */
 function bareHeading(text: string): string {
   return text
     .replace(/^#+\s*|\s*#$/g, '')
     .replace(/\s*(\[source\])?\s*¶\s*$/u, '')
+    .replace(/\s*:$/, '')
     .trim();
 }
 
