@@ -39,7 +39,7 @@ const ABBREVIATIONS: [string, string][] = [
 
 /** Each word (and its plural) → the other form's words. */
 const OTHER = new Map<string, string>();
-for (const [word, other] of [...PAIRS, ...PAIRS.map(([short, long]) => [long, short]), ...ABBREVIATIONS]) {
+for (const [word, other] of [...PAIRS, ...PAIRS.map(([short, long]): [string, string] => [long, short]), ...ABBREVIATIONS]) {
   OTHER.set(word, other);
   if (!word.endsWith('s')) OTHER.set(`${word}s`, other);
 }
