@@ -67,7 +67,7 @@ function quotedOf(question: Question, byId: Map<string, Question>, passages: Ran
   const key = `${question.id}\n${question.question}\n${passages.map((p) => p.id).join(',')}`;
   let answer = quotedCache.get(key);
   if (!answer) {
-    answer = composeAnswer(queryOf(question, byId), passages, siteSpecificity(result), question.question);
+    answer = composeAnswer(queryOf(question, byId), passages, siteSpecificity(result), question.question, result.corpusDocs);
     quotedCache.set(key, answer);
   }
   return answer;

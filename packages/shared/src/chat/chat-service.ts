@@ -242,6 +242,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       history,
       passages,
       specificity: retrieved.specificity,
+      siteChunks: retrieved.chunks,
       ...(req.pageUrl ? { pageUrl: req.pageUrl } : {}),
       ...(req.signal ? { signal: req.signal } : {}),
     };

@@ -143,7 +143,7 @@ export function secondChunkShare(params: RankingParams, chunks: number): number 
  * statistics refresh), log-scaled between: how far the site's word statistics mean anything. On a
  * site of four chunks a word in two of them has half the idf of a word in one — noise, not evidence.
  */
-function siteSize(chunks: number): number {
+export function siteSize(chunks: number): number {
   if (chunks <= 0 || chunks >= LARGE_SITE_CHUNKS) return 1;
   return Math.min(1, Math.max(0, Math.log(chunks / SMALL_SITE_CHUNKS) / Math.log(LARGE_SITE_CHUNKS / SMALL_SITE_CHUNKS)));
 }

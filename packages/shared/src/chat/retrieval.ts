@@ -68,6 +68,8 @@ export interface RetrievalResult {
   declined: boolean;
   /** The question's words' specificity on this site (siteSpecificity). */
   specificity: Record<string, number>;
+  /** The client's chunks, as its term statistics count them. */
+  chunks: number;
 }
 
 /**
@@ -138,6 +140,7 @@ export async function retrieve(
     absentShare: absent,
     declined: passages.length === 0,
     specificity: siteSpecificity(result),
+    chunks: result.corpusDocs,
   };
 }
 

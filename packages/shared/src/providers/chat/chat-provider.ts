@@ -30,6 +30,8 @@ export interface ChatInput {
   passages: ChatPassage[];
   /** How much each of the question's words tells on this site (the extractive answer weighs its sentences by it). */
   specificity?: Readonly<Record<string, number>>;
+  /** The client's chunks (the extractive answer cites another page on a small site only when it covers enough). */
+  siteChunks?: number;
   pageUrl?: string;
   /**
    * The chat service found the message to be only a request for contact (intent/conversation.ts):

@@ -57,6 +57,18 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('on a site of a few pages, adds a related page’s sentence only when it covers half the question itself', () => {
+    const pages = [
+      passage('a', 'https://s/exhibitions', 'Coming next: Boats of the Swale\nOpens 14 June. Models and plans of the barges.'),
+      passage('b', 'https://s/', 'The museum tells the story of the fishermen, divers and boat builders of the town.'),
+    ];
+    const site = { boat: 0.67, exhibit: 0.67, open: 0.47 };
+    // A museum of six chunks: the home page's "boat builders" is another topic.
+    expect(composeAnswer('when does the boats exhibition open', pages, site, undefined, 6).used).toEqual([0]);
+    // A documentation site of thousands: a related page is often the other half of the answer.
+    expect(composeAnswer('when does the boats exhibition open', pages, site, undefined, 5000).used).toEqual([0, 1]);
+  });
+
   it('quotes no related page’s question: a FAQ’s question asks, it does not answer', () => {
     const out = composeAnswer('is there a discount if I pay yearly', [
       passage(

@@ -1,6 +1,7 @@
 import { asksForContact, statesContact } from '../../chat/contact-question.ts';
 import { asksForDuration, statesDuration } from '../../chat/duration-question.ts';
 import { mayAskForPrice, statesPrice } from '../../chat/price-question.ts';
+import { siteSize } from '../../chat/ranking.ts';
 import { searchedQuery } from '../../chat/searched-query.ts';
 import { emailsIn, type Found, listedPhonesIn } from '../../contact-details.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
@@ -23,6 +24,14 @@ const MAIN_WORDS_WITH_RELATED = 60;
 const RELATED_WORDS = 28;
 /** A related page's best sentence is quoted when it scores at least this share of the main one. */
 const RELATED_SHARE = 0.5;
+/**
+ * …and, on a site of a few pages, when it covers at least this much of the question itself: there a
+ * page sharing one word of the question is another topic ("boat builders" beside the boats exhibition,
+ * the phone line's "during opening hours" beside "when does it open"). Scaled away with the site's size
+ * (siteSize) as the decline limit is: on a documentation site a related page is often the other half of
+ * the answer.
+ */
+const RELATED_SMALL_SITE_COVERAGE = 0.5;
 /** Sentences that open by pointing back ("This", "It") bring the sentence before them along. */
 const POINTS_BACK = /^(this|these|that|those|it|its|they|such|here|then|also|however|otherwise)\b/i;
 /** A demonstrative standing for something said before ("One way to handle this would be…"), not before a noun. */
@@ -554,7 +563,14 @@ export interface ExtractiveAnswer {
  * The answer from passages ranked best first (the retrieval keeps a page's chunks together, best
  * page first). Empty text when no passage has a whole sentence to quote.
  */
-export function composeAnswer(query: string, passages: ChatPassage[], site?: SiteSpecificity, message?: string): ExtractiveAnswer {
+export function composeAnswer(
+  query: string,
+  passages: ChatPassage[],
+  site?: SiteSpecificity,
+  message?: string,
+  /** The client's chunks: how far its word statistics mean anything (ranking.ts siteSize). */
+  siteChunks?: number,
+): ExtractiveAnswer {
   // The words the retrieval searched beside the visitor's (a contact page's words, "weekend" for a
   // Saturday) weigh as context words here too: "We are closed at weekends" answers "open on Saturday?".
   const terms = queryTerms(searchedQuery(query, message).query, site, message ?? query);
@@ -585,10 +601,11 @@ export function composeAnswer(query: string, passages: ChatPassage[], site?: Sit
   // Related pages: their best sentence, when it is about the question too.
   const related: { passage: number; text: string }[] = [];
   const seenPages = new Set([mainPage]);
+  const floor = siteChunks === undefined ? 0 : RELATED_SMALL_SITE_COVERAGE * (1 - siteSize(siteChunks));
   split.forEach((s, i) => {
     const url = pageOf(i);
     const b = best[i];
-    if (seenPages.has(url) || chosen.score === 0 || !b || b.score < RELATED_SHARE * chosen.score) return;
+    if (seenPages.has(url) || chosen.score === 0 || !b || b.score < RELATED_SHARE * chosen.score || b.score < floor) return;
     // A sentence that leans on the one before it, or introduces what follows it, makes no sense alone.
     const sentence = s[b.index] as Sentence;
     // A table's row is no related page's sentence: out of its table it is a keyboard shortcut that "doesn't work on Linux".

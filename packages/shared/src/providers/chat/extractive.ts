@@ -24,7 +24,7 @@ export function composeExtractiveAnswer(input: ChatInput): ChatOutput {
       leadCaptureIntent,
     };
   }
-  const composed = composeAnswer(input.query || input.message, input.passages, input.specificity, input.message);
+  const composed = composeAnswer(input.query || input.message, input.passages, input.specificity, input.message, input.siteChunks);
   if (leadCaptureIntent && composed.score < LEAD_ONLY_COVERAGE) {
     return { answer: contactOfferReply(input.clientName, lang), usedPassageIds: [], leadCaptureIntent };
   }
