@@ -5,9 +5,9 @@ import { analyze } from '../providers/text/text-analysis.ts';
  * that says "photographs", "*info*" of "information", "*bike*" of "bicycle", "*xmas*" of "Christmas".
  * English only, as the stemmer is; a clipping with a common other meaning ("sat", "temp", "ad", "hr")
  * is left out, and so are the clippings of technical writing ("app", "db", "repo", "config"): a
- * documentation site uses both forms, often for two things (Django's "app" and "application"). Each form is searched for the other as a context word (half
- * weight: searched-query.ts), and a clipped word the site lacks is not absent when the other form is
- * on its pages (ranking.ts absentShare).
+ * documentation site uses both forms, often for two things (Django's "app" and "application"). Each
+ * form is searched for the other as a context word (half weight: searched-query.ts), and a clipped
+ * word the site lacks is not absent when the other form is on its pages (ranking.ts absentShare).
  */
 const PAIRS: [string, string][] = [
   ['photo', 'photograph'],
