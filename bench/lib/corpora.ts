@@ -70,6 +70,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('sqlite-questions.json'),
     pkg: 'sqlite3-doc',
   },
+  {
+    name: 'python',
+    dir: `${CORPORA}/usr/share/doc/python3.11/html`,
+    start: 'index.html',
+    questionsFile: questionsPath('python-questions.json'),
+    pkg: 'python3.11-doc',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
@@ -97,7 +104,7 @@ export function isIndexPage(page: string): boolean {
   const base = page.split('/').at(-1) ?? page;
   return (
     base === 'all.html' ||
-    base === 'genindex.html' ||
+    base.startsWith('genindex') ||
     base === 'py-modindex.html' ||
     base === 'search.html' ||
     (base === 'index.html' && !page.includes('/'))
