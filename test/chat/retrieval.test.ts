@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_RANKING } from '@kbchat/shared/chat/ranking';
+import { DEFAULT_RANKING, LOCAL_EMBEDDER_RANKING } from '@kbchat/shared/chat/ranking';
 import { retrieve } from '@kbchat/shared/chat/retrieval';
 import { loadConfig } from '@kbchat/shared/config';
 import { insertClient } from '@kbchat/shared/db/clients';
@@ -447,6 +447,14 @@ describe('retrieval against the real database', () => {
     expect(analyze?.lsaRank).not.toBeNull();
     expect(analyze?.ftsRank).toBeNull();
     expect(result.passages[0]?.url).toMatch(/lsa\.example\/(\d+|analyze)$/);
+    // At the local embedder's weight (0) the latent list is still fetched: its chunks are candidates
+    // the other signals rank, as at weight 1 (the analyze page is in no other list).
+    const local = await retrieve(
+      pool,
+      { ...settings, ranking: { ...LOCAL_EMBEDDER_RANKING, maxAbsentShare: 1 } },
+      { clientId, query: 'how do I see the plan', embedding: undefined, embeddingModel: seeder.provider.model },
+    );
+    expect(local.considered).toBe(result.considered);
     // Another client is untouched, and a client too small to learn from has no vectors.
     const other = await newClient();
     await seeder.seed(other, [{ url: 'https://tiny.example/', title: 'Tiny', chunks: ['explain plan'] }], { embed: false });

@@ -118,8 +118,10 @@ export async function retrieve(
     ...searchedQuery(withoutMeasureWords(input.query), input.focus ? withoutMeasureWords(input.focus) : undefined),
   };
   const result = await searchCandidates(pool, {
-    // The question's latent vector is folded in the same call.
-    latent: settings.mode !== 'vector' && params.lsaWeight !== 0,
+    // The question's latent vector is folded in the same call. Its list is fetched whatever its weight:
+    // at 0 (the local embedder's) its chunks are still candidates the other signals rank, as on the
+    // bench that chose the weight (bench/lib/retrieval-loo.ts fetches it for every setting).
+    latent: settings.mode !== 'vector',
     clientId: input.clientId,
     embeddingModel: input.embeddingModel,
     // A list of weight 0 is not fetched.
