@@ -375,6 +375,21 @@ describe('composeAnswer on "label: value" lines', () => {
     );
   });
 
+  it('takes no bracketed expression for a heading (a tuple’s format line)', () => {
+    const mass = [
+      'send_mass_mail(datatuple, fail_silently=False)',
+      '',
+      'datatuple is a tuple in which each element is in this format:',
+      '',
+      '(subject, message, from_email, recipient_list)',
+      '',
+      'Each separate element of datatuple results in a separate email message.',
+    ].join('\n');
+    expect(composeAnswer('does each element of datatuple send a separate email', [passage('a', 'https://s/email', mass)]).text).toBe(
+      'send_mass_mail(datatuple, fail_silently=False): Each separate element of datatuple results in a separate email message. [1]',
+    );
+  });
+
   it('takes no key of an example’s object for a label', () => {
     const example =
       "The CPU is described as:\n\nmodel: 'Intel(R) Core(TM) i7 CPU 860 @ 2.80GHz',\nspeed: 2926,\n\nEach CPU core reports its model and speed.";
