@@ -44,6 +44,24 @@ describe('chunkSections', () => {
     expect(chunks.map((c) => c.content)).toEqual(['real text']);
   });
 
+  it('keeps the line breaks of a code example it cuts or carries over, as the page has them', () => {
+    const code = [
+      'from django.contrib.sites.models import Site',
+      'from django.db import models',
+      'class Article(models.Model):',
+      'headline = models.CharField(max_length=200)',
+      'sites = models.ManyToManyField(Site)',
+    ].join('\n');
+    const text = `${'An article is associated with one or more sites. '.repeat(6).trim()}\n\n${code}\n\n${'This accomplishes several things quite nicely. '.repeat(4).trim()}`;
+    const chunks = chunkSections([{ heading: 'Associating content with multiple sites', text }], { size: 400, overlap: 200 });
+    expect(chunks.length).toBeGreaterThan(1);
+    for (const c of chunks) {
+      expect(c.content).not.toMatch(/modelsclass|\):headline/);
+      // Every line of the example a chunk holds is a line of the page.
+      for (const line of c.content.split('\n')) if (/models|Site\)/.test(line)) expect(code.split('\n')).toContain(line);
+    }
+  });
+
   it('packs whole paragraphs and cuts long ones at sentence ends, with sentence overlap', () => {
     const paragraphs = Array.from({ length: 6 }, (_, p) => Array.from({ length: 5 }, (_, s) => sentence(p * 10 + s)).join(' '));
     const text = paragraphs.join('\n\n');

@@ -165,8 +165,10 @@ function unitsLength(units: Unit[]): number {
 }
 
 // A sentence ends after . ! ? … (plus closing quotes/brackets) followed by whitespace, after the CJK
-// full stops 。！？ (no whitespace follows them), or at a line break.
-const SENTENCE_END = /[.!?…]+["'”’)\]]*(?=\s)|[。！？]+[」』”’)）]*|\n/g;
+// full stops 。！？ (no whitespace follows them), or before a line break — which stays the next unit's
+// separator: a code example's lines split apart and joined again keep their breaks ("…import models"
+// and "class Article…" ran together as "modelsclass").
+const SENTENCE_END = /[.!?…]+["'”’)\]]*(?=\s)|[。！？]+[」』”’)）]*|(?=\n)/g;
 
 /** Splits a paragraph longer than size into sentence units, hard-splitting sentences still too long. */
 function splitParagraph(para: string, size: number): Unit[] {
