@@ -44,13 +44,13 @@ describe('chunkSections', () => {
     expect(chunks.map((c) => c.content)).toEqual(['real text']);
   });
 
-  it('keeps the line breaks of a code example it cuts or carries over, as the page has them', () => {
+  it('keeps the line breaks and indentation of a code example it cuts or carries over, as the page has them', () => {
     const code = [
       'from django.contrib.sites.models import Site',
       'from django.db import models',
       'class Article(models.Model):',
-      'headline = models.CharField(max_length=200)',
-      'sites = models.ManyToManyField(Site)',
+      '    headline = models.CharField(max_length=200)',
+      '    sites = models.ManyToManyField(Site)',
     ].join('\n');
     const text = `${'An article is associated with one or more sites. '.repeat(6).trim()}\n\n${code}\n\n${'This accomplishes several things quite nicely. '.repeat(4).trim()}`;
     const chunks = chunkSections([{ heading: 'Associating content with multiple sites', text }], { size: 400, overlap: 200 });

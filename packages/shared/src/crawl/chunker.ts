@@ -180,7 +180,8 @@ function splitParagraph(para: string, size: number): Unit[] {
     const body = raw.trim();
     if (body) {
       const gap = raw.slice(0, lead);
-      const sep = gap.includes('\n') ? '\n' : gap ? ' ' : '';
+      // A line's indentation (a code example's) stays with it, in its separator.
+      const sep = gap.includes('\n') ? `\n${gap.slice(gap.lastIndexOf('\n') + 1).replace(/[^ ]/g, ' ')}` : gap ? ' ' : '';
       for (const [i, piece] of hardSplit(body, size).entries()) units.push({ text: piece.text, sep: i === 0 ? sep : piece.sep });
     }
     start = end;

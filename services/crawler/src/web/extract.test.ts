@@ -171,7 +171,8 @@ describe('extractPage', () => {
     expect(page.sections.map((s) => s.heading)).toEqual(['COMMENT', 'Description']);
     expect(text).toContain('COMMENT stores a comment');
     // <pre> keeps its lines and the spaces around inline elements.
-    expect(text).toContain("COMMENT ON\n{\nTABLE object_name |\nCOLUMN relation_name.column_name\n} IS 'text'");
+    // The synopsis keeps its lines and their indentation.
+    expect(text).toContain("COMMENT ON\n{\n  TABLE object_name |\n  COLUMN relation_name.column_name\n} IS 'text'");
     for (const gone of ['Prev', 'Next', 'SQL Commands', 'ALTER VIEW', 'COMMIT']) expect(text).not.toContain(gone);
     expect(page.links).toContain('http://127.0.0.1/index.html');
   });

@@ -497,7 +497,9 @@ function walkSections(root: El, prune: boolean): PageSection[] {
       .replace(/[ \t]*\n[ \t]*/g, '\n')
       .replace(/ {2,}/g, ' ')
       .replace(/(?:\s*\|\s*)+$/, '')
-      .trim();
+      .trim()
+      // A code example's indentation (flushPreText kept it as no-break spaces) is spaces again.
+      .replace(/^\u00a0+/gm, (indent) => ' '.repeat(indent.length));
     if (p) paragraphs.push(p);
     parts = [];
   };
@@ -554,12 +556,15 @@ function walkSections(root: El, prune: boolean): PageSection[] {
 }
 
 function flushPreText(text: string, parts: string[]): void {
-  // Preformatted text keeps its lines; blank lines inside it stay single so it remains one paragraph.
+  // Preformatted text keeps its lines, and its lines their indentation (Python's is its syntax): as
+  // no-break spaces, which the paragraph's whitespace clean-up leaves alone, a tab as four. Blank
+  // lines inside it stay single so it remains one paragraph.
   parts.push(
     text
       .replace(/\r\n?/g, '\n')
       .replace(/[ \t]+\n/g, '\n')
-      .replace(/\n{2,}/g, '\n'),
+      .replace(/\n{2,}/g, '\n')
+      .replace(/\n[ \t]+/g, (indent) => `\n${'\u00a0'.repeat(indent.length - 1 + 3 * (indent.match(/\t/g)?.length ?? 0))}`),
   );
 }
 

@@ -425,6 +425,21 @@ describe('composeAnswer with a code example', () => {
     );
   });
 
+  it('quotes an example with its indentation (Python’s is its syntax)', () => {
+    const admin = [
+      'One use case for overriding this method is to show objects owned by the logged-in user:',
+      '',
+      'class MyModelAdmin(admin.ModelAdmin):',
+      '    def get_queryset(self, request):',
+      '        return super().get_queryset(request).filter(author=request.user)',
+    ].join('\n');
+    expect(
+      composeAnswer('how do I show only objects owned by the logged-in user', [passage('a', 'https://s/admin', admin)]).text,
+    ).toContain(
+      '```\nclass MyModelAdmin(admin.ModelAdmin):\n    def get_queryset(self, request):\n        return super().get_queryset(request).filter(author=request.user)\n```',
+    );
+  });
+
   it('keeps a multi-line example whole, and quotes none that is too long to show', () => {
     const example = (lines: number) =>
       [

@@ -61,6 +61,8 @@ export interface Sentence {
   blockStart: boolean;
   /** A table's row, its cells joined by " | " as the crawler writes them: one sentence, never split. */
   row: boolean;
+  /** The spaces a whole line starts with: a code example's indentation, quoted with it. */
+  indent?: string;
   /**
    * A heading that reads like a label ("Coming next: Boats of the Swale"): a line opening a block,
    * prose right under it in that block. A heading, never quoted as a "label: value" line.
@@ -246,9 +248,18 @@ export function sentencesOf(content: string): Sentence[] {
       .map((raw) => raw.trim().replace(/\s+/g, ' '))
       .filter(Boolean);
     if (parts.length === 0) blockStart = true;
+    const indent = parts.length === 1 ? /^ +/.exec(line)?.[0] : undefined;
     for (const text of parts) {
       const words = text.split(' ').length;
-      out.push({ text, words, prose: isProse(text, words), line: parts.length === 1, blockStart, row: false });
+      out.push({
+        text,
+        words,
+        prose: isProse(text, words),
+        line: parts.length === 1,
+        blockStart,
+        row: false,
+        ...(indent ? { indent } : {}),
+      });
       blockStart = false;
     }
   }
@@ -301,7 +312,7 @@ export function codeExampleAt(sentences: Sentence[], index: number): { end: numb
     lines.some((l) => /\[\d{1,3}\]/.test(l) || TYPED_PARAMETER.test(l))
   )
     return undefined;
-  return block;
+  return { end: block.end, lines: sentences.slice(index, block.end).map((s) => `${s.indent ?? ''}${s.text}`) };
 }
 
 /** Items at most of a list quoted after the sentence that introduces it; their words at most each. */
