@@ -440,6 +440,11 @@ describe('composeAnswer with a code example', () => {
     );
   });
 
+  it('puts the citation below a closing fence: "``` [1]" closes no Markdown block', () => {
+    const example = 'To add a column, use a command like:\n\nALTER TABLE products ADD COLUMN description text;';
+    expect(composeAnswer('how do I add a column', [passage('a', 'https://s/alter', example)]).text).toMatch(/\n```\n\[1\]$/);
+  });
+
   it('keeps a multi-line example whole, and quotes none that is too long to show', () => {
     const example = (lines: number) =>
       [

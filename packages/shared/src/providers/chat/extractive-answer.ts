@@ -635,7 +635,9 @@ export function composeAnswer(
     // a "Saturday: 8am–4pm" line under its topic with a dash, not a second colon, and so is any quote
     // under a topic with a colon of its own ("Coming next: Boats of the Swale — Opens 14 June.").
     const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}${topic.includes(':') ? ' — ' : colon}`) : '';
-    const parts = [`${lead}${quoted} [1]`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
+    // A closing fence stands alone on its line (Markdown's rule, and the widget's): the marker goes below it.
+    const mark = quoted.endsWith(CODE_FENCE) ? '\n[1]' : ' [1]';
+    const parts = [`${lead}${quoted}${mark}`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
     return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
   };
   // A table's row, a line of contact details or a bare price answers alone, read as a sentence: what follows it is other things.
