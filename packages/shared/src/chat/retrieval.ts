@@ -74,8 +74,8 @@ export interface RetrievalResult {
 
 /**
  * How much each of the question's lexemes tells on this client's site: log(N / df) / log(N) over its
- * N chunks — 1 for a word in one chunk, 0 for a word in every chunk; a word in none is not listed. The client's own term
- * statistics, so it means the same on any site; no constant to fit.
+ * N chunks — 1 for a word in one chunk, 0 for a word in every chunk; a word in none is not listed. The
+ * client's own term statistics, so it means the same on any site; no constant to fit.
  */
 export function siteSpecificity(result: Pick<CandidateResult, 'queryTerms' | 'termDf' | 'corpusDocs'>): Record<string, number> {
   const n = result.corpusDocs;
@@ -124,7 +124,7 @@ export async function retrieve(
     latent: settings.mode !== 'vector',
     clientId: input.clientId,
     embeddingModel: input.embeddingModel,
-    // A list of weight 0 is not fetched.
+    // The vector list is not fetched at weight 0 (the latent list is, above).
     embedding: settings.mode === 'fulltext' || (params.vectorWeight === 0 && settings.mode !== 'vector') ? undefined : input.embedding,
     query: input.query,
     ...(input.focus ? { focus: input.focus } : {}),
