@@ -228,6 +228,28 @@ describe('composeAnswer', () => {
         null,
         `${rollback} [1]`,
       ],
+      // Nor a line of a code example: one opening a bracket, an indented one, a REPL's output under its prompt.
+      [
+        'how do i roll back a transaction',
+        `operations = [\n    migrations.AddField(\n        name='uuid',\n    ),\n]\n\n${rollback}`,
+        'Transactions',
+        'Savepoints',
+        `Savepoints: ${rollback} [1]`,
+      ],
+      [
+        'how do i roll back a transaction',
+        `for entry in entries:\n    break\n\n${rollback}`,
+        'Transactions',
+        'Savepoints',
+        `Savepoints: ${rollback} [1]`,
+      ],
+      [
+        'how do i roll back a transaction',
+        `>>> transaction.get_autocommit()\nTrue\n\n${rollback}`,
+        'Transactions',
+        'Savepoints',
+        `Savepoints: ${rollback} [1]`,
+      ],
       // Nor a command at a Windows or PowerShell prompt (Sphinx's console blocks print both).
       ...['...\\> py manage.py runserver', 'C:\\Users\\me> py manage.py runserver', 'PS C:\\site> py manage.py runserver'].map(
         (prompt): [string, string, string, null, string] => [

@@ -360,7 +360,7 @@ function listItemUnderHeading(sentences: Sentence[], index: number): boolean {
   let first = index;
   while ((sentences[first] as Sentence).blockStart && first > 0 && isItemLine(sentences, first - 1)) first--;
   const heading = sentences[first - 1];
-  if ((sentences[first] as Sentence).blockStart || !heading || !isHeadingLine(heading)) return false;
+  if ((sentences[first] as Sentence).blockStart || !heading || !isHeadingLine(sentences, first - 1)) return false;
   return isItemLine(sentences, first + 1) || first < index;
 }
 
@@ -441,10 +441,12 @@ function bareHeading(text: string): string {
  * "Refund policy". Empty when that is generic, long, or already in the quote.
  */
 /** A line that names a section: short, not prose, not code, a field ("Price: 20 €"), a parameter or a table header. */
-function isHeadingLine(s: Sentence): boolean {
+function isHeadingLine(sentences: Sentence[], index: number): boolean {
+  const s = sentences[index] as Sentence;
   if (s.colonHeading) return true;
   return (
     s.line &&
+    !inCode(sentences, index) &&
     !s.prose &&
     s.words <= 10 &&
     !CODE.test(s.text) &&
@@ -454,6 +456,21 @@ function isHeadingLine(s: Sentence): boolean {
     !NOT_A_HEADING.test(s.text)
   );
 }
+
+/**
+ * A line of a code example rather than a section's name ("migrations.AddField(", a REPL's "True", a
+ * dict's "'TOKEN'"): indented, opening a bracket it does not close, or in the block of a code line
+ * above it.
+ */
+function inCode(sentences: Sentence[], index: number): boolean {
+  const s = sentences[index] as Sentence;
+  if (s.indent || OPENS_BRACKET.test(s.text)) return true;
+  const before = sentences[index - 1];
+  return (
+    !s.blockStart && before !== undefined && (before.indent !== undefined || CODE.test(before.text) || OPENS_BRACKET.test(before.text))
+  );
+}
+const OPENS_BRACKET = /[([{,]$/;
 
 function isQuestionLine(s: Sentence): boolean {
   return s.line && s.words <= 15 && /\?$/.test(s.text);
@@ -470,7 +487,7 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     // A question on a line of its own is a FAQ's heading: what the sentences under it answer.
     // An item of a list under a heading is no heading: the list's is above it.
     if (listItemUnderHeading(sentences, i)) continue;
-    if ((isHeadingLine(s) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
+    if ((isHeadingLine(sentences, i) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
       heading = s.text;
       break;
     }
@@ -520,7 +537,7 @@ function bestSentence(
   // it picked worse ones on the documentation sites.)
   let under = 0;
   sentences.forEach((s, index) => {
-    if (isHeadingLine(s)) under = coverage(terms, analyze(bareHeading(s.text)));
+    if (isHeadingLine(sentences, index)) under = coverage(terms, analyze(bareHeading(s.text)));
     // A table's row counts when it holds a word of the question, unless it is the table's first row
     // (the columns' names, when there are any).
     const dataRow = s.row && index > 0 && (sentences[index - 1] as Sentence).row;
@@ -529,14 +546,7 @@ function bestSentence(
     const contactLine = s.line && !s.prose && wanted?.(s.text) === true;
     // And a bare price right under the name it prices ("The Grand" and "£60" on a shop's page), by the name's words.
     const priced =
-      !s.prose &&
-      !s.row &&
-      s.line &&
-      s.words <= 6 &&
-      under > 0 &&
-      index > 0 &&
-      isHeadingLine(sentences[index - 1] as Sentence) &&
-      statesPrice(s.text);
+      !s.prose && !s.row && s.line && s.words <= 6 && under > 0 && index > 0 && isHeadingLine(sentences, index - 1) && statesPrice(s.text);
     // And a "label: value" line that holds a word of the question ("Saturday: 8am–4pm"), as a row of two cells.
     const labelled = isLabelLine(s);
     // And an item of a list under a heading, no sentence introducing it ("Why choose us" and "All work
