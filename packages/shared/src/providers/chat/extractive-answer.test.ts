@@ -250,6 +250,29 @@ describe('composeAnswer', () => {
         'Savepoints',
         `Savepoints: ${rollback} [1]`,
       ],
+      // Two names stacked: the quote names the lower one (an entry of the section), the upper one is the topic.
+      [
+        'forgot the superuser password',
+        'django-admin createsuperuser¶\n\nDJANGO_SUPERUSER_PASSWORD¶\n\nRun interactively it prompts for the password, else it reads DJANGO_SUPERUSER_PASSWORD.',
+        'django-admin and manage.py — Django documentation',
+        'createsuperuser',
+        'django-admin createsuperuser: Run interactively it prompts for the password, else it reads DJANGO_SUPERUSER_PASSWORD. [1]',
+      ],
+      // A quote about "this helper" under a generic heading is about what the page is: its name, without the site's.
+      [
+        'make git remember my password',
+        'The point of this helper is to reduce the number of times you must type your password.',
+        'git-credential-cache(1) | Git',
+        'EXAMPLES',
+        'git-credential-cache(1): The point of this helper is to reduce the number of times you must type your password. [1]',
+      ],
+      [
+        'get the id of the row just inserted',
+        'Calls to this function return the rowid of the most recent insert.',
+        'Last Insert Rowid',
+        'Last Insert Rowid',
+        'Last Insert Rowid: Calls to this function return the rowid of the most recent insert. [1]',
+      ],
       // Nor a command at a Windows or PowerShell prompt (Sphinx's console blocks print both).
       ...['...\\> py manage.py runserver', 'C:\\Users\\me> py manage.py runserver', 'PS C:\\site> py manage.py runserver'].map(
         (prompt): [string, string, string, null, string] => [

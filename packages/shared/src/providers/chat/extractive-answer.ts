@@ -489,14 +489,35 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     if (listItemUnderHeading(sentences, i)) continue;
     if ((isHeadingLine(sentences, i) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
       heading = s.text;
+      // Two names stacked ("django-admin createsuperuser", then its "DJANGO_SUPERUSER_PASSWORD" entry): when
+      // the quote names the lower one, the upper one says what it is about.
+      const above = sentences[i - 1];
+      if (above && isHeadingLine(sentences, i - 1) && includesWords(quoted, bareHeading(s.text))) heading = above.text;
       break;
     }
   }
   heading = bareHeading(heading);
-  if (!heading || heading.split(/\s+/).length > 10 || GENERIC_HEADING.test(heading)) return '';
-  if (heading.toLowerCase() === passage.title.trim().toLowerCase()) return '';
-  if (quoted.toLowerCase().includes(heading.toLowerCase())) return '';
-  return heading;
+  const named = (name: string) =>
+    name !== '' && name.split(/\s+/).length <= 10 && !GENERIC_HEADING.test(name) && !includesWords(quoted, name) ? name : '';
+  // A quote that speaks of "this command", "this function" without naming it is about what the page is
+  // about: the page's name, when no section names it ("git-credential-cache(1)" for "The point of
+  // this helper is to reduce the number of times you must type your password").
+  const page = NAMES_ITS_SUBJECT.test(quoted) ? named(pageName(passage.title)) : '';
+  if (heading.toLowerCase() === passage.title.trim().toLowerCase()) return page;
+  return named(heading) || page;
+}
+
+/** A thing the sentence speaks of without naming it: the page's subject. */
+const NAMES_ITS_SUBJECT =
+  /\bth(is|ese) (command|helper|function|method|module|class|option|parameter|setting|variable|program|tool|utility|package|library|interface|macro|routine|hook|extension|plugin|feature|service|product)s?\b/i;
+
+/** A page's title without the site's name ("django-admin and manage.py — Django 3.2.25 documentation"). */
+function pageName(title: string): string {
+  return (title.split(/\s+[|—–]\s+|\s+-\s+/)[0] ?? '').trim();
+}
+
+function includesWords(text: string, name: string): boolean {
+  return text.toLowerCase().includes(name.toLowerCase());
 }
 
 /** A line that ends like no sentence ("Jasmine Pearls — £9.00 / 50 g") closed with a full stop, so the next one does not run into it. */
