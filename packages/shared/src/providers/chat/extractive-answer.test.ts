@@ -607,6 +607,25 @@ describe('composeAnswer and sentences that lean on the ones before', () => {
     );
   });
 
+  it('brings a sentence a command cut in two whole, the command on its lines, when "this" stands for it', () => {
+    const manual = [
+      'You can replace the most recent commit using',
+      '',
+      '$ git commit --amend',
+      '',
+      'which will replace the old commit by a new one, giving you a chance to edit its message first.',
+      'This is useful for fixing typos in your last commit.',
+    ].join('\n');
+    expect(composeAnswer('fix a typo in my last commit', [passage('a', 'https://s/manual', manual)]).text).toBe(
+      'You can replace the most recent commit using\n```\n$ git commit --amend\n```\nwhich will replace the old commit by a new one, giving you a chance to edit its message first. This is useful for fixing typos in your last commit. [1]',
+    );
+    // A lower-case line after a code block that no unfinished sentence leads to is not brought along.
+    const notCut = manual.replace('You can replace the most recent commit using', 'You can replace the most recent commit.');
+    expect(composeAnswer('fix a typo in my last commit', [passage('a', 'https://s/manual', notCut)]).text).toBe(
+      'This is useful for fixing typos in your last commit. [1]',
+    );
+  });
+
   it('ends the answering sentence with a full stop when what its colon introduces is not quoted', () => {
     const text = 'Compressing a stream can be done by piping it through a zlib Transform stream:';
     expect(composeAnswer('compress a stream', [passage('a', 'https://s/zlib', text)]).text).toBe(

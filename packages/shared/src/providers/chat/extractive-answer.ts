@@ -364,6 +364,24 @@ function listItemUnderHeading(sentences: Sentence[], index: number): boolean {
   return isItemLine(sentences, first + 1) || first < index;
 }
 
+/**
+ * A sentence a command's lines cut in two, ending at `end`: its opening ("you can replace the most
+ * recent commit using"), the lines ("$ git commit --amend"), and its lower-case rest ("which will
+ * replace the old commit…"). Where it starts and its words, or nothing.
+ */
+function cutByCommand(sentences: Sentence[], end: number): { start: number; words: number } | undefined {
+  const rest = sentences[end];
+  if (!rest || rest.prose || !rest.blockStart || !/^\p{Ll}/u.test(rest.text) || !/[.!?]$/.test(rest.text) || rest.words < 4)
+    return undefined;
+  let first = end;
+  const isCommand = (s: Sentence) => s.line && !s.prose && !s.row && (CODE.test(s.text) || CODE_LIKE.test(s.text));
+  while (first > 0 && end - first < CODE_LINES && isCommand(sentences[first - 1] as Sentence)) first--;
+  const opening = sentences[first - 1];
+  if (first === end || !(sentences[first] as Sentence).blockStart || !opening || opening.words < 4) return undefined;
+  if (!/^\p{Lu}/u.test(opening.text) || !/\p{L}$/u.test(opening.text)) return undefined;
+  return { start: first - 1, words: sentences.slice(first - 1, end + 1).reduce((n, s) => n + s.words, 0) };
+}
+
 /** Contact lines at most after a sentence that introduces them. */
 const CONTACT_LINES = 4;
 
@@ -687,10 +705,21 @@ export function composeAnswer(
   // line, just before it ("ALTER TABLE products ADD COLUMN description text; That will cause…"),
   // and that one's own antecedent when it points back too (two at most).
   let leading = (sentences[start] as Sentence).words;
+  // A sentence a command cut in two comes whole: its opening, the command on its lines, and the rest.
+  const commandLines = new Set<number>();
   for (let step = 0; step < 2 && answering === chosen.index; step++) {
     const opener = sentences[start] as Sentence;
     const before = sentences[start - 1];
-    if (!leansBack(opener.text) || !before || !(before.prose || CODE.test(before.text)) || leading + before.words > budget) break;
+    if (!leansBack(opener.text) || !before) break;
+    const cut = cutByCommand(sentences, start - 1);
+    if (cut) {
+      if (leading + cut.words > budget) break;
+      for (let i = cut.start + 1; i < start - 1; i++) commandLines.add(i);
+      start = cut.start;
+      leading += cut.words;
+      continue;
+    }
+    if (!(before.prose || CODE.test(before.text)) || leading + before.words > budget) break;
     start--;
     leading += before.words;
   }
@@ -736,6 +765,14 @@ export function composeAnswer(
       i = example.end - 1;
       continue;
     }
+    if (commandLines.has(i)) {
+      // Its lines stay lines, fenced: the sentence's opening ends where they start and goes on after them.
+      const lines = [`${s.indent ?? ''}${s.text}`];
+      while (commandLines.has(i + 1)) lines.push(`${(sentences[++i] as Sentence).indent ?? ''}${(sentences[i] as Sentence).text}`);
+      picked.push({ text: lines.join('\n'), code: true });
+      words += lines.join(' ').split(' ').length;
+      continue;
+    }
     if (picked.length > 0 && words + s.words > budget) break;
     const key = s.text.toLowerCase().replace(/\s+/g, ' ');
     if (seen.has(key)) continue;
@@ -744,7 +781,7 @@ export function composeAnswer(
     // A price list's line ends with no full stop: it gets one, or the next sentence runs into it. The
     // one that answers is quoted alone: the lines after it price other things.
     const unended = !ENDS_SENTENCE.test(s.text);
-    const text = withFullStop(s.text);
+    const text = commandLines.has(i + 1) ? s.text : withFullStop(s.text);
     picked.push({ text: picked.length === 0 ? clip(text, budget) : text, code: false });
     words += s.words;
     if (unended && i === answering && statesPrice(s.text)) break;
