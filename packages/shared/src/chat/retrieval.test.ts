@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { type RetrievalCandidate, stopTerms, withInnerHeadings } from '../db/retrieval.ts';
 import { absentLimit, absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K, scoreChunks, termWeights } from './ranking.ts';
-import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf, withoutMeasureWords } from './retrieval.ts';
+import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf } from './retrieval.ts';
+import { withoutMeasureWords } from './searched-query.ts';
 
 let n = 0;
 function candidate(over: Partial<RetrievalCandidate>): RetrievalCandidate {

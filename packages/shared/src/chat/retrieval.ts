@@ -89,16 +89,6 @@ export function siteSpecificity(result: Pick<CandidateResult, 'queryTerms' | 'te
   return out;
 }
 
-/**
- * "How long", "how often", "how far"… ask for a measure: the adjective is the question, not its
- * topic. Left in, "long" is a word a small site may never use, and "How long is the warranty?" was
- * declined as asking about something the site lacks. Only the retrieval's copy is changed.
- */
-const HOW_MEASURE = /\bhow\s+(long|often|far|soon|old|big|large|fast|late|early)\b/gi;
-export function withoutMeasureWords(text: string): string {
-  return text.replace(HOW_MEASURE, 'how');
-}
-
 export async function retrieve(
   pool: Pool,
   settings: RetrievalSettings,
@@ -115,7 +105,7 @@ export async function retrieve(
   const params = settings.ranking ?? DEFAULT_RANKING;
   input = {
     ...input,
-    ...searchedQuery(withoutMeasureWords(input.query), input.focus ? withoutMeasureWords(input.focus) : undefined),
+    ...searchedQuery(input.query, input.focus),
   };
   const result = await searchCandidates(pool, {
     // The question's latent vector is folded in the same call. Its list is fetched whatever its weight:

@@ -31,6 +31,15 @@ describe('searchedQuery', () => {
     expect(searchedQuery(message).query.split(' ')).toContain(word);
   });
 
+  it('searches a question for a measure without its adjective, in the visitor’s words too', () => {
+    expect(searchedQuery('How long is the warranty?')).toEqual({ query: 'how is the warranty?' });
+    expect(searchedQuery('How big can a database be?')).toEqual({ query: 'how can a database be?' });
+    expect(searchedQuery('how soon can you come', 'how soon can you come')).toEqual({
+      query: 'how can you come',
+      focus: 'how can you come',
+    });
+  });
+
   it('leaves other questions as they are', () => {
     expect(searchedQuery('How do I create a table?')).toEqual({ query: 'How do I create a table?' });
     expect(searchedQuery('and how do I drop it?', 'and drop it')).toEqual({ query: 'and how do I drop it?', focus: 'and drop it' });

@@ -27,9 +27,19 @@ const DAY_GROUPS: [RegExp, string][] = [
 ];
 
 /**
- * What is searched for a question: the visitor's words, and as context words (half weight, never
- * absent; the visitor's own words stay the focus) the words pages use for what some questions ask in
- * other words — a contact page's words for a question for the business's contact details ("where are
+ * "How long", "how often", "how far"… ask for a measure: the adjective is the question, not its
+ * topic. Left in, "long" is a word a small site may never use, and "How long is the warranty?" was
+ * declined as asking about something the site lacks.
+ */
+const HOW_MEASURE = /\bhow\s+(long|often|far|soon|old|big|large|fast|late|early)\b/gi;
+export function withoutMeasureWords(text: string): string {
+  return text.replace(HOW_MEASURE, 'how');
+}
+
+/**
+ * What is searched for a question (and weighed in the quote): the visitor's words without a measure's
+ * adjective, and as context words (half weight, never absent; the visitor's own words stay the focus)
+ * the words pages use for what some questions ask in other words — a contact page's words for a question for the business's contact details ("where are
  * you located"), "weekend" for a Saturday, "photograph" for "photo" (clippings.ts).
  */
 export function searchedQuery(query: string, focus?: string): { query: string; focus?: string } {
@@ -40,6 +50,7 @@ export function searchedQuery(query: string, focus?: string): { query: string; f
     ...DAY_GROUPS.filter(([day]) => day.test(folded)).map(([, words]) => words),
     ...otherForms(folded),
   ];
-  if (context.length === 0) return focus === undefined ? { query } : { query, focus };
-  return { query: `${context.join(' ')} ${query}`, focus: own };
+  query = withoutMeasureWords(query);
+  if (context.length === 0) return focus === undefined ? { query } : { query, focus: withoutMeasureWords(focus) };
+  return { query: `${context.join(' ')} ${query}`, focus: withoutMeasureWords(own) };
 }
