@@ -77,6 +77,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('python-questions.json'),
     pkg: 'python3.11-doc',
   },
+  {
+    name: 'apache',
+    dir: `${CORPORA}/usr/share/doc/apache2-doc/manual/en`,
+    start: 'index.html',
+    questionsFile: questionsPath('apache-questions.json'),
+    pkg: 'apache2-doc',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
