@@ -66,18 +66,18 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
 
 /**
  * The local embedder's vectors are hashed words and word pieces: a second lexical list rather than a
- * semantic one, so it counts half. The grid's choice over the six bench corpora (bench/retrieval.ts
+ * semantic one, so it counts half. The grid's choice over the seven bench corpora (bench/retrieval.ts
  * "the grid's choice on every corpus"): a query word in the page's title counts as much again as one in
  * its heading (a reference page's title names its module: "json — JSON encoder and decoder"), and the
- * client's latent list adds nothing to a chunk's score (its chunks are still candidates: retrieval.ts).
- * Over the first four corpora the grid kept the latent list at half and no title weight; the two sites
- * added later, scored before this choice, both did better with it (docs/retrieval.md). A semantic
+ * client's latent list counts half, as the vector list does. Over four corpora the grid chose the
+ * latent list at half and no title weight, over six the title weight and no latent list, over seven
+ * both; the two settings differ by a question or two per corpus (docs/retrieval.md). A semantic
  * embedder (openai) keeps DEFAULT_RANKING's weights.
  */
 export const LOCAL_EMBEDDER_RANKING: Readonly<RankingParams> = Object.freeze({
   ...DEFAULT_RANKING,
   vectorWeight: 0.5,
-  lsaWeight: 0,
+  lsaWeight: 0.5,
   titleWeight: 1,
 });
 

@@ -109,8 +109,8 @@ export async function retrieve(
   };
   const result = await searchCandidates(pool, {
     // The question's latent vector is folded in the same call. Its list is fetched whatever its weight:
-    // at 0 (the local embedder's) its chunks are still candidates the other signals rank, as on the
-    // bench that chose the weight (bench/lib/retrieval-loo.ts fetches it for every setting).
+    // at 0 its chunks are still candidates the other signals rank, as on the bench that chooses the
+    // weight (bench/lib/retrieval-loo.ts fetches it for every setting).
     latent: settings.mode !== 'vector',
     clientId: input.clientId,
     embeddingModel: input.embeddingModel,
