@@ -273,6 +273,21 @@ describe('composeAnswer', () => {
         'Last Insert Rowid',
         'Last Insert Rowid: Calls to this function return the rowid of the most recent insert. [1]',
       ],
+      // A line under a table's row describes what the row's first cell names; not under a field's label row.
+      [
+        'redirect http traffic to https',
+        'MDProfile name | | s | X\nUse a specific ACME profile from the CA\nMDRequireHttps off|permanent | off | s | X\nRedirects http: traffic to https: for Managed Domains.',
+        'Directive Quick Reference',
+        null,
+        'MDRequireHttps off|permanent: Redirects http: traffic to https: for Managed Domains. [1]',
+      ],
+      [
+        'how do i trust a proxy address',
+        'RemoteIPTrustedProxy\nModule: | mod_remoteip\nThe directive adds addresses to trust as presenting a valid proxy address.',
+        'mod_remoteip',
+        null,
+        'RemoteIPTrustedProxy: The directive adds addresses to trust as presenting a valid proxy address. [1]',
+      ],
       // Nor a command at a Windows or PowerShell prompt (Sphinx's console blocks print both).
       ...['...\\> py manage.py runserver', 'C:\\Users\\me> py manage.py runserver', 'PS C:\\site> py manage.py runserver'].map(
         (prompt): [string, string, string, null, string] => [

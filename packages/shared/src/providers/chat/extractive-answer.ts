@@ -496,7 +496,15 @@ function isQuestionLine(s: Sentence): boolean {
 
 function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quoted: string): string {
   let heading = passage.heading ?? '';
-  for (let i = index - 1; i >= 0; i--) {
+  // A line right under a table's row is that row's description (a reference table's "Redirects http:
+  // traffic to https: for Managed Domains." under "MDRequireHttps off|temporary|permanent | off | s | X"):
+  // about what the row's first cell names, when that is a name — not a version, an empty cell or a
+  // field's label ("Module: | mod_remoteip" in a directive's box).
+  const row = sentences[index - 1];
+  const cell = row?.row && !(sentences[index] as Sentence).row ? (cellsOf(row.text)[0] ?? '') : '';
+  const rowName = /\p{L}/u.test(cell) && !/:$/.test(cell) && !TYPED_PARAMETER.test(cell) ? cell : '';
+  if (rowName) heading = rowName;
+  for (let i = index - 1; i >= 0 && !rowName; i--) {
     const s = sentences[i] as Sentence;
     // A "Label: value" line (Added in: v8.0.0, Returns: <Object[]>, Price: 20 €) is a field of the
     // section, not its name: the search goes on above it.
