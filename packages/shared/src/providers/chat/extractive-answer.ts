@@ -453,11 +453,6 @@ function bareHeading(text: string): string {
     .trim();
 }
 
-/**
- * What the quoted sentence is about, when the page says it only in a heading: the nearest heading
- * line above it in the passage, else the passage's section heading — "os.cpus()", "--amend",
- * "Refund policy". Empty when that is generic, long, or already in the quote.
- */
 /** A line that names a section: short, not prose, not code, a field ("Price: 20 €"), a parameter or a table header. */
 function isHeadingLine(sentences: Sentence[], index: number): boolean {
   const s = sentences[index] as Sentence;
@@ -494,6 +489,12 @@ function isQuestionLine(s: Sentence): boolean {
   return s.line && s.words <= 15 && /\?$/.test(s.text);
 }
 
+/**
+ * What the quoted sentence is about, when the page says it only in a heading: the nearest heading line
+ * above it in the passage, else the passage's section heading — "os.cpus()", "--amend", "Refund
+ * policy"; for a line under a table's row, what the row names; for a quote about "this command", the
+ * page's name. Empty when that is generic, long, or already in the quote.
+ */
 function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quoted: string): string {
   let heading = passage.heading ?? '';
   // A line right under a table's row is that row's description (a reference table's "Redirects http:
