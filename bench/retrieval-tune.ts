@@ -8,7 +8,7 @@ import pg from 'pg';
 import { Bm25Reference } from './lib/bm25-reference.ts';
 import { CORPUS_LIST, loadQuestions, pageOf } from './lib/corpora.ts';
 import { readDevLoop } from './lib/dev-loop.ts';
-import { type Case, type CorpusCases, collectCases, describeParams, evaluate, leaveOneCorpusOut } from './lib/retrieval-loo.ts';
+import { bestOnAll, type Case, type CorpusCases, collectCases, describeParams, evaluate, leaveOneCorpusOut } from './lib/retrieval-loo.ts';
 import type { CorpusScore } from './lib/retrieval-score.ts';
 
 const setup = readDevLoop();
@@ -61,7 +61,8 @@ for (const c of corpora) {
       );
     }
 }
-if (!process.argv.includes('--no-loo')) console.log('leave-one-corpus-out:');
+if (!process.argv.includes('--no-loo'))
+  console.log(`the grid's choice on every corpus: ${describeParams(bestOnAll(corpora))}\nleave-one-corpus-out:`);
 for (const h of process.argv.includes('--no-loo') ? [] : leaveOneCorpusOut(corpora)) {
   const c = corpora.find((x) => x.name === h.corpus) as CorpusCases;
   console.log(`  ${h.corpus.padEnd(8)} ${fmt(h.score, c.reference)}  [${describeParams(h.params)}]`);

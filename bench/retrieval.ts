@@ -182,8 +182,9 @@ export async function retrievalBench(env: BenchEnv, options: RetrievalOptions): 
         await pglite.stop();
       }
     }
-    const heldOut = leaveOneCorpusOut(runs.map((r) => r.cases));
-    const onAll = bestOnAll(runs.map((r) => r.cases));
+    const cases = runs.map((r) => r.cases);
+    const heldOut = leaveOneCorpusOut(cases);
+    const onAll = bestOnAll(cases);
     log(`  grid choice on every corpus: ${describeParams(onAll)}`);
     rows.push({
       metric: `${database}: the grid's choice on every corpus (weights that differ from the shipped ones; 'as shipped' when none)`,

@@ -116,8 +116,14 @@ function margins(s: CorpusScore, ref: { recallAt1: number; recallAt3: number }):
   );
 }
 
-/** The grid: the weights a site could plausibly want, around the textbook BM25 values. */
+/** The grid: the weights a site could plausibly want, around the textbook BM25 values (one list, made once). */
+let gridSettings: RankingParams[] | undefined;
 export function grid(): RankingParams[] {
+  gridSettings ??= makeGrid();
+  return gridSettings;
+}
+
+function makeGrid(): RankingParams[] {
   const out: RankingParams[] = [];
   for (const titleWeight of [0, 1])
     for (const vectorWeight of [0, 0.5, 1])
@@ -145,9 +151,25 @@ export interface HeldOut {
   score: CorpusScore;
 }
 
+/**
+ * Every setting's objective on every corpus (settings × corpora): computed once for a list of corpora
+ * and of settings, and shared by the leave-one-corpus-out choice and the choice on all.
+ */
+const tables = new WeakMap<CorpusCases[], WeakMap<RankingParams[], number[][]>>();
+function objectiveTable(corpora: CorpusCases[], settings: RankingParams[]): number[][] {
+  const bySettings = tables.get(corpora) ?? new WeakMap<RankingParams[], number[][]>();
+  tables.set(corpora, bySettings);
+  let table = bySettings.get(settings);
+  if (!table) {
+    table = settings.map((p) => corpora.map((c) => objective(evaluate(c, p), c.reference)));
+    bySettings.set(settings, table);
+  }
+  return table;
+}
+
 /** For each corpus: the grid setting with the best summed objective (targets met, then margins) on the others, scored on it. */
 export function leaveOneCorpusOut(corpora: CorpusCases[], settings = grid()): HeldOut[] {
-  const table = settings.map((p) => corpora.map((c) => objective(evaluate(c, p), c.reference)));
+  const table = objectiveTable(corpora, settings);
   return corpora.map((held, i) => {
     let best = 0;
     let bestValue = Number.NEGATIVE_INFINITY;
@@ -165,16 +187,17 @@ export function leaveOneCorpusOut(corpora: CorpusCases[], settings = grid()): He
 
 /** The grid setting with the best summed objective (targets met, then margins) over every corpus: what the service should ship. */
 export function bestOnAll(corpora: CorpusCases[], settings = grid()): RankingParams {
-  let best = settings[0] as RankingParams;
+  const table = objectiveTable(corpora, settings);
+  let best = 0;
   let bestValue = Number.NEGATIVE_INFINITY;
-  for (const p of settings) {
-    const v = corpora.reduce((a, c) => a + objective(evaluate(c, p), c.reference), 0);
+  table.forEach((row, g) => {
+    const v = row.reduce((a, x) => a + x, 0);
     if (v > bestValue) {
       bestValue = v;
-      best = p;
+      best = g;
     }
-  }
-  return best;
+  });
+  return settings[best] as RankingParams;
 }
 
 /** The weights that differ from the shipped ones (LOCAL_EMBEDDER_RANKING), for the report. */
