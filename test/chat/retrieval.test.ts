@@ -402,6 +402,50 @@ describe('retrieval against the real database', () => {
     expect(denver.passages[0]?.url).toBe('https://floor.example/locations/denver');
   });
 
+  it('declines a question whose words the site holds only apart, each on a page of its own; answers where two stand together', async () => {
+    const clientId = await newClient();
+    // The PostgreSQL docs' case: "weather" is the tutorial's example table, "Paris" a time zone, "today" a
+    // date function — every word of "What's the weather in Paris today?" is on the site, none with another.
+    const pages: SeedPage[] = [
+      {
+        url: 'https://apart.example/tutorial',
+        title: 'Creating a table',
+        chunks: ['The weather table holds a city, the low and high temperature and the amount of rain.'],
+      },
+      {
+        url: 'https://apart.example/timezones',
+        title: 'Time zones',
+        chunks: ['A time zone can be written by its full name, such as the zone of Paris, or as an offset from UTC.'],
+      },
+      {
+        url: 'https://apart.example/dates',
+        title: 'Date functions',
+        chunks: ['The function current_date returns today, and now() the current time of the transaction.'],
+      },
+      ...Array.from({ length: 6 }, (_, i) => ({
+        url: `https://apart.example/other-${i}`,
+        title: `Other ${i}`,
+        chunks: [`An index on column ${i} speeds up lookups; vacuum reclaims the space of dead rows.`],
+      })),
+    ];
+    await seeder.seed(clientId, pages, { embed: false });
+    await refreshTermStats(pool, clientId);
+    const ask = (query: string) =>
+      retrieve(
+        pool,
+        { ...settings, ranking: LOCAL_EMBEDDER_RANKING },
+        { clientId, query, embedding: undefined, embeddingModel: seeder.provider.model },
+      );
+    const weather = await ask("What's the weather in Paris today?");
+    expect(weather.absentShare, JSON.stringify(weather.specificity)).toBe(0); // every word is on the site...
+    expect(weather.declined).toBe(true); // ...but no page holds two of them: declined.
+    expect(weather.passages).toEqual([]);
+    // Three words, two of them on one page: answered from it.
+    const zone = await ask('Which time zone name is Paris written with?');
+    expect(zone.declined).toBe(false);
+    expect(zone.passages[0]?.url).toBe('https://apart.example/timezones');
+  });
+
   it('learns the client’s related words when asked to, and finds a page by a word it never uses', async () => {
     const clientId = await newClient();
     // 120 chunks: the query-plan pages say "explain" with "plan"; one page says "explain" and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type RetrievalCandidate, stopTerms, withInnerHeadings } from '../db/retrieval.ts';
 import { absentLimit, absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K, scoreChunks, termWeights } from './ranking.ts';
-import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf } from './retrieval.ts';
+import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf, wordsApart } from './retrieval.ts';
 import { withoutMeasureWords } from './searched-query.ts';
 
 let n = 0;
@@ -280,6 +280,34 @@ describe('absentShare (declining)', () => {
 
   it('does not count interjections ("Cool. And…") as what the question is about', () => {
     expect(absentShare(stats(['cool', 'serv', 'ssl', 'certif'], [0, 10, 120, 80]), DEFAULT_RANKING)).toBe(0);
+  });
+});
+
+describe('wordsApart (declining)', () => {
+  const q = stats(['weather', 'pari', 'today'], [3, 2, 5]);
+  const on = (url: string, body: number[]) => holding({ url, pageId: url }, 3, body);
+
+  it('holds when the site has three of the question’s words and no page two of them', () => {
+    expect(wordsApart([on('a', [0]), on('b', [1]), on('c', [2])], q, DEFAULT_RANKING)).toBe(true);
+  });
+
+  it('does not hold when one page has two of them, in two of its chunks too', () => {
+    expect(wordsApart([on('a', [0]), on('b', [1, 2])], q, DEFAULT_RANKING)).toBe(false);
+    expect(wordsApart([on('a', [0]), on('b', [1]), on('b', [2])], q, DEFAULT_RANKING)).toBe(false);
+  });
+
+  it('needs three words on the site: two apart, or a third the site lacks, are no sign', () => {
+    const two = stats(['chang', 'index.php'], [40, 2]);
+    expect(wordsApart([holding({ url: 'a' }, 2, [0]), holding({ url: 'b' }, 2, [1])], two, DEFAULT_RANKING)).toBe(false);
+    const lacking = stats(['weather', 'pari', 'today'], [3, 0, 5]);
+    expect(wordsApart([on('a', [0]), on('c', [2])], lacking, DEFAULT_RANKING)).toBe(false);
+  });
+
+  it('does not count a word in every chunk of the site, nor the context a follow-up brought', () => {
+    const everywhere = stats(['yoga', 'hot', 'teach', 'sauna'], [10, 1, 2, 3], 10);
+    expect(wordsApart([on('a', [0, 1]), on('b', [0, 2]), on('c', [0, 3])], everywhere, DEFAULT_RANKING)).toBe(true);
+    const context = { ...q, termFocus: [true, true, false] };
+    expect(wordsApart([on('a', [0]), on('b', [1]), on('c', [2])], context, DEFAULT_RANKING)).toBe(false);
   });
 });
 

@@ -138,8 +138,8 @@ export async function retrieve(
 
 /**
  * The passages to answer from, or none when the question is declined: most of its telling words are
- * on no page of the client (absentShare), or it asks for a price and the best page states none
- * (price-question.ts).
+ * on no page of the client (absentShare), no page holds two of them (wordsApart), or it asks for a
+ * price and the best page states none (price-question.ts).
  */
 export function answerablePassages(
   result: CandidateResult,
@@ -168,7 +168,8 @@ export function answerablePassages(
     const stating = every.find(states);
     return { passages: stating ? [stating, ...every.filter((p) => p.url === stating.url && p !== stating)] : [], absent };
   }
-  if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs)) return { passages: [], absent };
+  if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs) || wordsApart(result.candidates, result, params))
+    return { passages: [], absent };
   let passages = rankPassages(result.candidates, result, settings, pageUrl);
   // "How much is a tune-up?": the home page names tune-ups, the repairs page says what one costs. An
   // answer page stating an amount leads when it holds every word of the question the best page holds.
@@ -203,7 +204,11 @@ function pageFirst(
 }
 
 /** Per page of the passages: the visitor's own telling words (indices of the query's terms) it holds. */
-function wordsHeld(passages: RankedPassage[], stats: RankingStats, params: RankingParams): Map<string, Set<number>> {
+function wordsHeld(
+  passages: Pick<RetrievalCandidate, 'url' | 'termTf' | 'termHead' | 'termTitle'>[],
+  stats: RankingStats,
+  params: RankingParams,
+): Map<string, Set<number>> {
   const weights = termWeights(stats, params);
   const held = new Map<string, Set<number>>();
   for (const p of passages) {
@@ -215,6 +220,31 @@ function wordsHeld(passages: RankedPassage[], stats: RankingStats, params: Ranki
     held.set(p.url, set);
   }
   return held;
+}
+
+/** A question needs this many telling words on the site before their standing apart declines it. */
+export const WORDS_APART_MIN = 3;
+
+/**
+ * Whether the visitor's telling words stand apart on this site: the question has WORDS_APART_MIN or
+ * more words the site holds (not in every chunk of it), and no page among the candidates holds two of
+ * them. "What's the weather in Paris today?" of the PostgreSQL docs: "weather" is the tutorial's example
+ * table, "Paris" a time zone, "today" a date function, each on other pages — every word on the site,
+ * nothing about the question. Evidence that means the same on any site: the site never speaks of two of
+ * the things asked together. Two words apart are no such sign: a follow-up's "change it to index.php?"
+ * names one thing the site states and one the visitor's history holds.
+ */
+export function wordsApart(candidates: RetrievalCandidate[], stats: RankingStats, params: RankingParams): boolean {
+  const weights = termWeights(stats, params);
+  const telling = weights.filter(
+    (w, i) => w > 0 && stats.termFocus[i] !== false && (stats.termDf[i] ?? 0) > 0 && (stats.termDf[i] ?? 0) < stats.corpusDocs,
+  ).length;
+  if (telling < WORDS_APART_MIN) return false;
+  for (const held of wordsHeld(candidates, stats, params).values()) {
+    let n = 0;
+    for (const i of held) if ((stats.termDf[i] ?? 0) < stats.corpusDocs && ++n >= 2) return false;
+  }
+  return true;
 }
 
 /**
