@@ -402,7 +402,7 @@ describe('retrieval against the real database', () => {
     expect(denver.passages[0]?.url).toBe('https://floor.example/locations/denver');
   });
 
-  it('declines a question whose words the site holds only apart, each on a page of its own; answers where two stand together', async () => {
+  it('declines a question whose words the site holds only apart, each on a page of its own; answers where two stand together, among the candidates or beyond them', async () => {
     const clientId = await newClient();
     // The PostgreSQL docs' case: "weather" is the tutorial's example table, "Paris" a time zone, "today" a
     // date function — every word of "What's the weather in Paris today?" is on the site, none with another.
@@ -444,6 +444,27 @@ describe('retrieval against the real database', () => {
     const zone = await ask('Which time zone name is Paris written with?');
     expect(zone.declined).toBe(false);
     expect(zone.passages[0]?.url).toBe('https://apart.example/timezones');
+
+    // The candidates are the head of each list: a long page that says "weather" and "today" together
+    // ranks below the three short pages in a list of three, and the site is asked before declining.
+    const other = await newClient();
+    const long = Array.from({ length: 60 }, (_, i) => `term${String.fromCharCode(97 + (i % 26))}${i}`).join(' ');
+    await seeder.seed(
+      other,
+      [
+        ...pages.map((p) => ({ ...p, url: p.url.replace('apart.example', 'together.example') })),
+        { url: 'https://together.example/diary', title: 'Diary', chunks: [`The weather today was fine. ${long}.`] },
+      ],
+      { embed: false },
+    );
+    await refreshTermStats(pool, other);
+    const few = await retrieve(
+      pool,
+      { ...settings, candidates: 1, ranking: LOCAL_EMBEDDER_RANKING },
+      { clientId: other, query: "What's the weather in Paris today?", embedding: undefined, embeddingModel: seeder.provider.model },
+    );
+    expect(few.passages.map((p) => p.url)).not.toContain('https://together.example/diary');
+    expect(few.declined).toBe(false);
   });
 
   it('learns the client’s related words when asked to, and finds a page by a word it never uses', async () => {

@@ -1,6 +1,6 @@
 import { normalizeUrl } from '../crawl/url.ts';
 import type { Pool } from '../db/pool.ts';
-import { type CandidateResult, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
+import { type CandidateResult, holdTogether, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
 import { asksForContact, statesContact } from './contact-question.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
 import { asksForPrice, mayAskForPrice, statesPrice } from './price-question.ts';
@@ -124,7 +124,15 @@ export async function retrieve(
     efSearch: settings.efSearch,
     fullText: settings.mode !== 'vector',
   });
-  const { passages, absent } = answerablePassages(result, input.focus ?? input.query, { ...settings, ranking: params }, input.pageUrl);
+  // The candidates are each list's head: a chunk beyond them may hold two of the words together.
+  const apart = wordsApart(result.candidates, result, params) && !(await holdTogether(pool, input.clientId, tellingOnSite(result, params)));
+  const { passages, absent } = answerablePassages(
+    result,
+    input.focus ?? input.query,
+    { ...settings, ranking: params },
+    input.pageUrl,
+    apart,
+  );
   return {
     passages,
     scan: result.scan,
@@ -146,6 +154,8 @@ export function answerablePassages(
   message: string,
   settings: Pick<RetrievalSettings, 'passages' | 'ranking'>,
   pageUrl?: string,
+  /** Whether the question's words stand apart (wordsApart), as retrieve() confirmed it on every chunk. */
+  apart = wordsApart(result.candidates, result, settings.ranking ?? DEFAULT_RANKING),
 ): { passages: RankedPassage[]; absent: number } {
   const params = settings.ranking ?? DEFAULT_RANKING;
   const absent = absentShare(result, params, { misspelt: new Set(result.misspelt), message });
@@ -168,8 +178,7 @@ export function answerablePassages(
     const stating = every.find(states);
     return { passages: stating ? [stating, ...every.filter((p) => p.url === stating.url && p !== stating)] : [], absent };
   }
-  if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs) || wordsApart(result.candidates, result, params))
-    return { passages: [], absent };
+  if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs) || apart) return { passages: [], absent };
   let passages = rankPassages(result.candidates, result, settings, pageUrl);
   // "How much is a tune-up?": the home page names tune-ups, the repairs page says what one costs. An
   // answer page stating an amount leads when it holds every word of the question the best page holds.
@@ -235,16 +244,21 @@ export const WORDS_APART_MIN = 3;
  * names one thing the site states and one the visitor's history holds.
  */
 export function wordsApart(candidates: RetrievalCandidate[], stats: RankingStats, params: RankingParams): boolean {
-  const weights = termWeights(stats, params);
-  const telling = weights.filter(
-    (w, i) => w > 0 && stats.termFocus[i] !== false && (stats.termDf[i] ?? 0) > 0 && (stats.termDf[i] ?? 0) < stats.corpusDocs,
-  ).length;
-  if (telling < WORDS_APART_MIN) return false;
+  if (tellingOnSite(stats, params).length < WORDS_APART_MIN) return false;
   for (const held of wordsHeld(candidates, stats, params).values()) {
     let n = 0;
     for (const i of held) if ((stats.termDf[i] ?? 0) < stats.corpusDocs && ++n >= 2) return false;
   }
   return true;
+}
+
+/** The visitor's own words the site holds, in some of its chunks and not all: the lexemes wordsApart counts. */
+function tellingOnSite(stats: RankingStats, params: RankingParams): string[] {
+  const weights = termWeights(stats, params);
+  return stats.queryTerms.filter(
+    (_, i) =>
+      (weights[i] ?? 0) > 0 && stats.termFocus[i] !== false && (stats.termDf[i] ?? 0) > 0 && (stats.termDf[i] ?? 0) < stats.corpusDocs,
+  );
 }
 
 /**

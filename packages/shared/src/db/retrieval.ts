@@ -181,6 +181,24 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
 }
 
 /**
+ * Whether some chunk of the client holds two of `lexemes` (a question's words, as the search returned
+ * them): the check behind a decline for words standing apart (chat/retrieval.ts, wordsApart), whose
+ * candidates are the head of each list, not every chunk. Run only when the candidates hold no two.
+ */
+export async function holdTogether(db: Queryable, clientId: string, lexemes: readonly string[]): Promise<boolean> {
+  if (lexemes.length < 2) return false;
+  const { rows } = await db.query<{ together: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM documents d
+        WHERE d.client_id = $1
+          AND d.fts @@ (SELECT string_agg(quote_literal(a) || ' & ' || quote_literal(b), ' | ')
+                          FROM unnest($2::text[]) a, unnest($2::text[]) b WHERE a < b)::tsquery) AS together`,
+    [clientId, lexemes],
+  );
+  return rows[0]?.together === true;
+}
+
+/**
  * Which lexemes come from stop words only: those the query's words stem to (the analyser's stems are
  * Postgres's English lexemes for most words) are stop words when each word that stems to them is one;
  * a lexeme no word of the query stems to is judged by itself.
