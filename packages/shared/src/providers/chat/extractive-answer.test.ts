@@ -57,6 +57,18 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('quotes no related page saying again what the answer says: the next related page is quoted instead', () => {
+    const out = composeAnswer('how do I drop a database', [
+      passage('a', 'https://s/drop', 'DROP DATABASE removes a database and all its files. It cannot be undone.'),
+      // A quick reference repeating the command page's sentence, in other case and spacing.
+      passage('b', 'https://s/quickref', 'DROP  DATABASE removes a database and all its files!'),
+      passage('c', 'https://s/dropdb', 'The dropdb program is a wrapper around DROP DATABASE that you run from the shell.'),
+    ]);
+    expect(out.used).toEqual([0, 2]);
+    expect(out.text.match(/removes a database/g)).toHaveLength(1);
+    expect(out.text).toMatch(/\n\nThe dropdb program .* \[2\]$/);
+  });
+
   it('on a site of a few pages, adds a related page’s sentence only when it covers half the question itself', () => {
     const pages = [
       passage('a', 'https://s/exhibitions', 'Coming next: Boats of the Swale\nOpens 14 June. Models and plans of the barges.'),

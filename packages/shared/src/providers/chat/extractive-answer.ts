@@ -548,6 +548,13 @@ function includesWords(text: string, name: string): boolean {
 }
 
 /** A line that ends like no sentence ("Jasmine Pearls — £9.00 / 50 g") closed with a full stop, so the next one does not run into it. */
+/** Whether one text says the other, word for word (case, punctuation and spacing aside). */
+function repeats(a: string, b: string): boolean {
+  const words = (text: string) => ` ${(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ')} `;
+  const [x, y] = [words(a), words(b)];
+  return x.includes(y) || y.includes(x);
+}
+
 function withFullStop(text: string): string {
   return ENDS_SENTENCE.test(text) ? text : `${text}.`;
 }
@@ -681,6 +688,10 @@ export function composeAnswer(
     // A table's row is no related page's sentence: out of its table it is a keyboard shortcut that "doesn't work on Linux".
     // Nor is a question (a FAQ's: "Do you offer discounts for non-profits?"): it asks, it does not answer.
     if (sentence.words < 6 || sentence.row || POINTS_BACK.test(sentence.text) || /[:?]$/.test(sentence.text)) return;
+    // Nor is what the answer already says: a directive's description on its module's page and again in
+    // the quick reference, quoted twice.
+    const said = [(sentences[chosen.index] as Sentence).text, ...related.map((r) => r.text)];
+    if (said.some((text) => repeats(text, sentence.text))) return;
     seenPages.add(url);
     related.push({ passage: i, text: clip(sentence.text, RELATED_WORDS) });
   });
