@@ -497,6 +497,36 @@ describe('composeAnswer with a code example', () => {
     );
   });
 
+  it('quotes commands a sentence introduces, each a block of its own, as code: fenced, not items joined with commas', () => {
+    const tutorial = [
+      'To start the development server, run the following commands:',
+      '',
+      '$ python manage.py runserver',
+      '',
+      '...\\> py manage.py runserver',
+      '',
+      'Then open the page in your browser.',
+    ].join('\n');
+    expect(composeAnswer('how do I start the development server', [passage('a', 'https://s/t', tutorial)]).text).toBe(
+      'To start the development server, run the following commands:\n```\n$ python manage.py runserver\n...\\> py manage.py runserver\n```\nThen open the page in your browser. [1]',
+    );
+  });
+
+  it('quotes the statement "then" points back at as code, the topic on a line of its own above the fence', () => {
+    const partial = [
+      'Partial indexes',
+      '',
+      'Consider a table with an index on two of its columns.',
+      '',
+      'CREATE INDEX ex2 ON tab2(b,c) WHERE c IS NOT NULL;',
+      '',
+      'Then any query that compares column c can use the partial index, because the comparison is only true when c is not null.',
+    ].join('\n');
+    expect(composeAnswer('which query can use the partial index', [passage('a', 'https://s/p', partial)]).text).toBe(
+      'Partial indexes:\n```\nCREATE INDEX ex2 ON tab2(b,c) WHERE c IS NOT NULL;\n```\nThen any query that compares column c can use the partial index, because the comparison is only true when c is not null. [1]',
+    );
+  });
+
   it('quotes an example with its indentation (Python’s is its syntax)', () => {
     const admin = [
       'One use case for overriding this method is to show objects owned by the logged-in user:',

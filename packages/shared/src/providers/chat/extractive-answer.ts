@@ -704,9 +704,11 @@ export function composeAnswer(
     // a "Saturday: 8am–4pm" line under its topic with a dash, not a second colon, and so is any quote
     // under a topic with a colon of its own ("Coming next: Boats of the Swale — Opens 14 June.").
     const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}${topic.includes(':') ? ' — ' : colon}`) : '';
+    // An opening fence stands at a line's start (Markdown's rule): the topic ends its own line.
+    const opening = quoted.startsWith(CODE_FENCE) && lead ? `${lead.trimEnd()}\n` : lead;
     // A closing fence stands alone on its line (Markdown's rule, and the widget's): the marker goes below it.
     const mark = quoted.endsWith(CODE_FENCE) ? '\n[1]' : ' [1]';
-    const parts = [`${lead}${quoted}${mark}`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
+    const parts = [`${opening}${quoted}${mark}`, ...related.map((r, k) => `${stripCitationMarks(r.text)} [${k + 2}]`)];
     return { text: parts.join('\n\n'), used: [chosen.passage, ...related.map((r) => r.passage)], score: chosen.score };
   };
   // A table's row, a line of contact details or a bare price answers alone, read as a sentence: what follows it is other things.
@@ -755,6 +757,13 @@ export function composeAnswer(
     // A question opening a block past the answer is the page's next question (a FAQ's): another topic.
     if (i > answering && s.blockStart && /\?$/.test(s.text)) break;
     const last = picked.at(-1);
+    // A statement "this" points back at ("CREATE INDEX ex2 ON tab2(b,c) WHERE c IS NOT NULL;", then
+    // "Then any query that uses…") is a line of code: fenced, not closed with a full stop.
+    if (lead && !s.prose && CODE.test(s.text)) {
+      picked.push({ text: `${s.indent ?? ''}${s.text}`, code: true });
+      words += s.words;
+      continue;
+    }
     if (!s.prose && !lead) {
       const introduced = last && !last.code && /:$/.test(last.text);
       // Contact details it introduces are part of the sentence: quoted after its colon, on its line.
@@ -769,6 +778,22 @@ export function composeAnswer(
         continue;
       }
       const list = introduced ? listItemsAt(sentences, i) : undefined;
+      // Commands, each a block of its own ("run the following commands:", then "$ python manage.py
+      // runserver" and its Windows twin), are lines of code, fenced, not items joined with commas.
+      if (list && last && list.lines.every((line) => CODE.test(line))) {
+        const listWords = list.lines.join(' ').split(' ').length;
+        if (words + listWords > budget) break;
+        picked.push({
+          text: sentences
+            .slice(i, list.end)
+            .map((c) => `${c.indent ?? ''}${c.text}`)
+            .join('\n'),
+          code: true,
+        });
+        words += listWords;
+        i = list.end - 1;
+        continue;
+      }
       if (list && last) {
         const listWords = list.lines.join(' ').split(' ').length;
         if (words + listWords > budget) break;
