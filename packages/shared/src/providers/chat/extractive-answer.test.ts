@@ -208,6 +208,14 @@ describe('composeAnswer', () => {
         null,
         'fs.rm(path[, options], callback): When true, recursive directory removal is performed on the path and its contents. [1]',
       ],
+      // Nor is a value's type alone on its line: the property's name above it is.
+      [
+        'which HTTP version did the client send',
+        'message.httpVersion\nAdded in: v0.1.1\n<string>\nIn case of server request, the HTTP version sent by the client.',
+        'HTTP',
+        null,
+        'message.httpVersion: In case of server request, the HTTP version sent by the client. [1]',
+      ],
       // Nor is a history table's caption, header row or version cell ("History", "Version | Changes", "v7.5.0, v6.13.0").
       [
         'querystring vs URLSearchParams',

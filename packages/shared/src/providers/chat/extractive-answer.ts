@@ -433,9 +433,10 @@ const TYPED_PARAMETER = /^\S+\s+<[^>]+>|^v?\d+\.\d+(\.\d+)?(,\s*v?\d+\.\d+(\.\d+
 /**
  * Not a section's name: a table's header row ("Version | Changes"), a return or import statement
  * ("return self.title", "from django.db import models"), a line without a letter (a code block's "]"),
- * a bracketed expression ("(subject, message, from_email, recipient_list)": a tuple's format).
+ * a bracketed expression ("(subject, message, from_email, recipient_list)": a tuple's format), an API
+ * reference's type alone on its line ("<string>", "<Buffer> | <string>": a value's, not a section's).
  */
-const NOT_A_HEADING = /\s\|\s|^return\b|^(from\s+\S+\s+)?import\s|^\P{L}*$|^\(/u;
+const NOT_A_HEADING = /\s\|\s|^return\b|^(from\s+\S+\s+)?import\s|^\P{L}*$|^\(|^<[^<>]+>(\s*\|\s*<[^<>]+>)*$/u;
 
 /** Section names that say nothing about what the section holds. */
 const GENERIC_HEADING =
