@@ -208,6 +208,14 @@ describe('composeAnswer', () => {
         null,
         'fs.rm(path[, options], callback): When true, recursive directory removal is performed on the path and its contents. [1]',
       ],
+      // Nor is a C header's line ("#define … /* … */", its "#" no heading's anchor mark).
+      [
+        'which configuration options can I pass to db_config',
+        '#define SQLITE_DBCONFIG_MAX 1017 /* Largest DBCONFIG */\nConfiguration options are passed to sqlite3_db_config() as its second argument.',
+        'SQLite',
+        'Database Connection Configuration Options',
+        'Database Connection Configuration Options: Configuration options are passed to sqlite3_db_config() as its second argument. [1]',
+      ],
       // Nor is a value's type alone on its line: the property's name above it is.
       [
         'which HTTP version did the client send',

@@ -146,10 +146,11 @@ const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
  * Windows ("...\>", "C:\site>", "PS C:\>") or REPL prompt, a "//" comment, a template literal's "${", a
  * block; Python run together by a page's markup — a "#" comment glued to the word before it ("This is#
  * a hook"; "C#" is a name), a docstring's quotes, a "def name(" — is code too, and so is a line that
- * opens with a shell or Python comment ("# ").
+ * opens with a shell or Python comment ("# "), a C preprocessor line ("#define", "#include") or ends
+ * with a C comment, as a header file's "#define SQLITE_DBCONFIG_MAX 1017" line does.
  */
 const CODE =
-  /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> |^(\.\.\.\\|[A-Z]:\\[^>\s]*|PS [^>]*)> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{|^# |[a-z]{2}#\s|"""|\bdef \w+\(/;
+  /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> |^(\.\.\.\\|[A-Z]:\\[^>\s]*|PS [^>]*)> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{|^# |[a-z]{2}#\s|"""|\bdef \w+\(|^#\s*(define|include|ifn?def|endif|pragma)\b|\/\*.*\*\/$/;
 
 /**
  * Contact details as a page writes them for visitors — a phone number that opens with "+", "00", "0"
