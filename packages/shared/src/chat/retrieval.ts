@@ -125,7 +125,13 @@ export async function retrieve(
     fullText: settings.mode !== 'vector',
   });
   // The candidates are each list's head: a chunk beyond them may hold two of the words together.
-  const apart = wordsApart(result.candidates, result, params) && !(await holdTogether(pool, input.clientId, tellingOnSite(result, params)));
+  const apart =
+    wordsApart(result.candidates, result, params) &&
+    !(await holdTogether(
+      pool,
+      input.clientId,
+      tellingIndices(result, params).map((i) => result.queryTerms[i] as string),
+    ));
   const { passages, absent } = answerablePassages(
     result,
     input.focus ?? input.query,
@@ -244,20 +250,30 @@ export const WORDS_APART_MIN = 3;
  * names one thing the site states and one the visitor's history holds.
  */
 export function wordsApart(candidates: RetrievalCandidate[], stats: RankingStats, params: RankingParams): boolean {
-  if (tellingOnSite(stats, params).length < WORDS_APART_MIN) return false;
-  for (const held of wordsHeld(candidates, stats, params).values()) {
-    let n = 0;
-    for (const i of held) if ((stats.termDf[i] ?? 0) < stats.corpusDocs && ++n >= 2) return false;
+  const telling = tellingIndices(stats, params);
+  if (telling.length < WORDS_APART_MIN) return false;
+  // Per page, the telling word it holds: a second one ends the search (most questions end it at their
+  // first candidates).
+  const held = new Map<string, number>();
+  for (const c of candidates) {
+    const page = c.url;
+    for (const i of telling) {
+      if ((c.termTf[i] ?? 0) === 0 && (c.termHead[i] ?? 0) === 0 && (c.termTitle[i] ?? 0) === 0) continue;
+      const word = held.get(page);
+      if (word === undefined) held.set(page, i);
+      else if (word !== i) return false;
+    }
   }
   return true;
 }
 
-/** The visitor's own words the site holds, in some of its chunks and not all: the lexemes wordsApart counts. */
-function tellingOnSite(stats: RankingStats, params: RankingParams): string[] {
+/** The visitor's own words the site holds, in some of its chunks and not all (indices of the query's terms): what wordsApart counts. */
+function tellingIndices(stats: RankingStats, params: RankingParams): number[] {
   const weights = termWeights(stats, params);
-  return stats.queryTerms.filter(
-    (_, i) =>
-      (weights[i] ?? 0) > 0 && stats.termFocus[i] !== false && (stats.termDf[i] ?? 0) > 0 && (stats.termDf[i] ?? 0) < stats.corpusDocs,
+  return stats.queryTerms.flatMap((_, i) =>
+    (weights[i] ?? 0) > 0 && stats.termFocus[i] !== false && (stats.termDf[i] ?? 0) > 0 && (stats.termDf[i] ?? 0) < stats.corpusDocs
+      ? [i]
+      : [],
   );
 }
 
