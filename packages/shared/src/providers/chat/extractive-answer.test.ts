@@ -513,6 +513,21 @@ describe('composeAnswer with a code example', () => {
     );
   });
 
+  it('keeps a paragraph’s run-in heading with its sentence, and goes on to the next such paragraph', () => {
+    const modes = [
+      'SQLite supports three different threading modes:',
+      '',
+      'Single-thread. In this mode, all mutexes are disabled and SQLite is unsafe to use in more than a single thread at once.',
+      '',
+      'Multi-thread. In this mode, SQLite can be safely used by multiple threads provided that no single database connection is used simultaneously in two or more threads.',
+      '',
+      'Serialized. In serialized mode, SQLite can be safely used by multiple threads with no restriction.',
+    ].join('\n');
+    expect(composeAnswer('is it safe to use sqlite from several threads at once', [passage('a', 'https://s/threads', modes)]).text).toBe(
+      'Multi-thread. In this mode, SQLite can be safely used by multiple threads provided that no single database connection is used simultaneously in two or more threads. Serialized. In serialized mode, SQLite can be safely used by multiple threads with no restriction. [1]',
+    );
+  });
+
   it('quotes commands a sentence introduces, each a block of its own, as code: fenced, not items joined with commas', () => {
     const tutorial = [
       'To start the development server, run the following commands:',

@@ -233,6 +233,12 @@ export function rowSentence(sentences: Sentence[], index: number): string {
   return `${first} — ${parts.join('; ')}.`;
 }
 
+/** A paragraph's run-in heading: its first words, capitalised, letters only, a full stop after them. */
+const RUN_IN_WORDS = 3;
+function isRunIn(text: string): boolean {
+  return /^\p{Lu}[\p{L}\s-]*\.$/u.test(text) && text.split(' ').length <= RUN_IN_WORDS;
+}
+
 /** A passage's sentences in page order, each marked prose or not. */
 export function sentencesOf(content: string): Sentence[] {
   const out: Sentence[] = [];
@@ -248,6 +254,9 @@ export function sentencesOf(content: string): Sentence[] {
       .split(SENTENCE_END)
       .map((raw) => raw.trim().replace(/\s+/g, ' '))
       .filter(Boolean);
+    // A run-in heading ("Multi-thread. In this mode, SQLite can be safely used…") opens its sentence:
+    // apart, it read as a line of its own, where a quote stopped or which it started without.
+    if (parts.length > 1 && isRunIn(parts[0] as string)) parts.splice(0, 2, `${parts[0]} ${parts[1]}`);
     if (parts.length === 0) blockStart = true;
     const indent = parts.length === 1 ? /^ +/.exec(line)?.[0] : undefined;
     for (const text of parts) {
