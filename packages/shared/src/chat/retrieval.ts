@@ -219,11 +219,7 @@ function pageFirst(
 }
 
 /** Per page of the passages: the visitor's own telling words (indices of the query's terms) it holds. */
-function wordsHeld(
-  passages: Pick<RetrievalCandidate, 'url' | 'termTf' | 'termHead' | 'termTitle'>[],
-  stats: RankingStats,
-  params: RankingParams,
-): Map<string, Set<number>> {
+function wordsHeld(passages: RankedPassage[], stats: RankingStats, params: RankingParams): Map<string, Set<number>> {
   const weights = termWeights(stats, params);
   const held = new Map<string, Set<number>>();
   for (const p of passages) {

@@ -558,7 +558,6 @@ function includesWords(text: string, name: string): boolean {
   return text.toLowerCase().includes(name.toLowerCase());
 }
 
-/** A line that ends like no sentence ("Jasmine Pearls — £9.00 / 50 g") closed with a full stop, so the next one does not run into it. */
 /** Whether one text says the other, word for word (case, punctuation and spacing aside). */
 function repeats(a: string, b: string): boolean {
   const words = (text: string) => ` ${(text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).join(' ')} `;
@@ -566,6 +565,7 @@ function repeats(a: string, b: string): boolean {
   return x.includes(y) || y.includes(x);
 }
 
+/** A line that ends like no sentence ("Jasmine Pearls — £9.00 / 50 g") closed with a full stop, so the next one does not run into it. */
 function withFullStop(text: string): string {
   return ENDS_SENTENCE.test(text) ? text : `${text}.`;
 }
