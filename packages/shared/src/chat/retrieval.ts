@@ -125,12 +125,13 @@ export async function retrieve(
     fullText: settings.mode !== 'vector',
   });
   // The candidates are each list's head: a chunk beyond them may hold two of the words together.
+  const apartWords = wordsApartOn(result.candidates, result, params);
   const apart =
-    wordsApart(result.candidates, result, params) &&
+    apartWords !== undefined &&
     !(await holdTogether(
       pool,
       input.clientId,
-      tellingIndices(result, params).map((i) => result.queryTerms[i] as string),
+      apartWords.map((i) => result.queryTerms[i] as string),
     ));
   const { passages, absent } = answerablePassages(
     result,
@@ -225,8 +226,7 @@ function wordsHeld(passages: RankedPassage[], stats: RankingStats, params: Ranki
   for (const p of passages) {
     const set = held.get(p.url) ?? new Set<number>();
     weights.forEach((w, i) => {
-      if (w > 0 && stats.termFocus[i] !== false && ((p.termTf[i] ?? 0) > 0 || (p.termHead[i] ?? 0) > 0 || (p.termTitle[i] ?? 0) > 0))
-        set.add(i);
+      if (w > 0 && stats.termFocus[i] !== false && holds(p, i)) set.add(i);
     });
     held.set(p.url, set);
   }
@@ -246,21 +246,31 @@ export const WORDS_APART_MIN = 3;
  * names one thing the site states and one the visitor's history holds.
  */
 export function wordsApart(candidates: RetrievalCandidate[], stats: RankingStats, params: RankingParams): boolean {
+  return wordsApartOn(candidates, stats, params) !== undefined;
+}
+
+/** The telling words (indices of the query's terms) when they stand apart (wordsApart), else undefined. */
+function wordsApartOn(candidates: RetrievalCandidate[], stats: RankingStats, params: RankingParams): number[] | undefined {
   const telling = tellingIndices(stats, params);
-  if (telling.length < WORDS_APART_MIN) return false;
+  if (telling.length < WORDS_APART_MIN) return undefined;
   // Per page, the telling word it holds: a second one ends the search (most questions end it at their
   // first candidates).
   const held = new Map<string, number>();
   for (const c of candidates) {
     const page = c.url;
     for (const i of telling) {
-      if ((c.termTf[i] ?? 0) === 0 && (c.termHead[i] ?? 0) === 0 && (c.termTitle[i] ?? 0) === 0) continue;
+      if (!holds(c, i)) continue;
       const word = held.get(page);
       if (word === undefined) held.set(page, i);
-      else if (word !== i) return false;
+      else if (word !== i) return undefined;
     }
   }
-  return true;
+  return telling;
+}
+
+/** Whether a chunk holds the query's term `i`, in its body, heading or page title. */
+function holds(c: Pick<RetrievalCandidate, 'termTf' | 'termHead' | 'termTitle'>, i: number): boolean {
+  return (c.termTf[i] ?? 0) > 0 || (c.termHead[i] ?? 0) > 0 || (c.termTitle[i] ?? 0) > 0;
 }
 
 /** The visitor's own words the site holds, in some of its chunks and not all (indices of the query's terms): what wordsApart counts. */

@@ -738,7 +738,8 @@ export function composeAnswer(
   // line, just before it ("ALTER TABLE products ADD COLUMN description text; That will cause…"),
   // and that one's own antecedent when it points back too (two at most).
   let leading = (sentences[start] as Sentence).words;
-  // A sentence a command cut in two comes whole: its opening, the command on its lines, and the rest.
+  // Lines of code the quote brings along, fenced: the command that cut a sentence in two (the sentence
+  // comes whole: its opening, the command on its lines, and the rest), a statement "this" points back at.
   const commandLines = new Set<number>();
   for (let step = 0; step < 2 && answering === chosen.index; step++) {
     const opener = sentences[start] as Sentence;
@@ -753,6 +754,9 @@ export function composeAnswer(
       continue;
     }
     if (!(before.prose || CODE.test(before.text)) || leading + before.words > budget) break;
+    // A statement it points back at ("CREATE INDEX ex2 ON tab2(b,c) WHERE c IS NOT NULL;", then "Then
+    // any query that uses…") is a line of code: fenced, not closed with a full stop.
+    if (!before.prose) commandLines.add(start - 1);
     start--;
     leading += before.words;
   }
@@ -768,13 +772,6 @@ export function composeAnswer(
     // A question opening a block past the answer is the page's next question (a FAQ's): another topic.
     if (i > answering && s.blockStart && /\?$/.test(s.text)) break;
     const last = picked.at(-1);
-    // A statement "this" points back at ("CREATE INDEX ex2 ON tab2(b,c) WHERE c IS NOT NULL;", then
-    // "Then any query that uses…") is a line of code: fenced, not closed with a full stop.
-    if (lead && !s.prose && CODE.test(s.text)) {
-      picked.push({ text: `${s.indent ?? ''}${s.text}`, code: true });
-      words += s.words;
-      continue;
-    }
     if (!s.prose && !lead) {
       const introduced = last && !last.code && /:$/.test(last.text);
       // Contact details it introduces are part of the sentence: quoted after its colon, on its line.
@@ -789,26 +786,20 @@ export function composeAnswer(
         continue;
       }
       const list = introduced ? listItemsAt(sentences, i) : undefined;
-      // Commands, each a block of its own ("run the following commands:", then "$ python manage.py
-      // runserver" and its Windows twin), are lines of code, fenced, not items joined with commas.
-      if (list && last && list.lines.every((line) => CODE.test(line))) {
-        const listWords = list.lines.join(' ').split(' ').length;
-        if (words + listWords > budget) break;
-        picked.push({
-          text: sentences
-            .slice(i, list.end)
-            .map((c) => `${c.indent ?? ''}${c.text}`)
-            .join('\n'),
-          code: true,
-        });
-        words += listWords;
-        i = list.end - 1;
-        continue;
-      }
       if (list && last) {
         const listWords = list.lines.join(' ').split(' ').length;
         if (words + listWords > budget) break;
-        last.text = `${last.text} ${list.lines.join(', ')}.`;
+        // Commands, each a block of its own ("run the following commands:", then "$ python manage.py
+        // runserver" and its Windows twin), are lines of code, fenced, not items joined with commas.
+        if (list.lines.every((line) => CODE.test(line)))
+          picked.push({
+            text: sentences
+              .slice(i, list.end)
+              .map((c) => `${c.indent ?? ''}${c.text}`)
+              .join('\n'),
+            code: true,
+          });
+        else last.text = `${last.text} ${list.lines.join(', ')}.`;
         words += listWords;
         i = list.end - 1;
         continue;
