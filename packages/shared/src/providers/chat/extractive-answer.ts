@@ -325,6 +325,28 @@ export function codeExampleAt(sentences: Sentence[], index: number): { end: numb
   return { end: block.end, lines: sentences.slice(index, block.end).map((s) => `${s.indent ?? ''}${s.text}`) };
 }
 
+/** The end of a sentence that says an example comes next without a colon ("…URLs such as the following"). */
+const INTRODUCES = /\b(the following|as follows|like this|like so|for example|for instance|below)\W*$/i;
+/** A line naming the next entry of a reference (an option, a Sphinx signature), not an example of this one. */
+const ENTRY_NAME = /^--?\w|¶$|\[source\]$/;
+
+/**
+ * Whether a block of code right after a sentence, with no colon between them, is the page's example of
+ * what the sentence says rather than the next entry of a reference ("marshal.load(file)¶", "--only"):
+ * the sentence says an example follows, or the block is several lines none of which names an entry
+ * (SQLite's ".headers on", ".mode csv", … under "To export a table as CSV, set the mode…"), or it runs
+ * the command the sentence names ("…a program to create new databases, createdb." and "createdb dbname").
+ */
+function illustrates(sentence: string, lines: string[]): boolean {
+  if (INTRODUCES.test(sentence)) return true;
+  if (lines.length >= 2 && !lines.some((l) => ENTRY_NAME.test(l.trim()))) return true;
+  const command = (lines[0] as string)
+    .trim()
+    .replace(/^(\$|#|>|>>>|\w+>)\s+/, '')
+    .match(/^[\w.-]{3,}/)?.[0];
+  return command !== undefined && new RegExp(`(^|[\\s"'\`(])${command.replace(/\./g, '\\.')}\\b`).test(sentence);
+}
+
 /** Items at most of a list quoted after the sentence that introduces it; their words at most each. */
 const LIST_ITEMS = 8;
 const LIST_ITEM_WORDS = 8;
@@ -804,9 +826,13 @@ export function composeAnswer(
         i = list.end - 1;
         continue;
       }
-      const example = introduced ? codeExampleAt(sentences, i) : undefined;
+      // So is a block of code the sentence before it illustrates, colon or not.
+      const block = last && !last.code && (introduced || s.blockStart) ? codeExampleAt(sentences, i) : undefined;
+      const example = block && (introduced || illustrates((last as { text: string }).text, block.lines)) ? block : undefined;
       const exampleWords = example ? example.lines.join(' ').split(' ').length : 0;
       if (!example || words + exampleWords > budget) break;
+      // "…URLs such as the following" ends with the colon the page left out.
+      if (last && !introduced && INTRODUCES.test(last.text)) last.text = last.text.replace(/\.$/, ':');
       picked.push({ text: example.lines.join('\n'), code: true });
       words += exampleWords;
       i = example.end - 1;
