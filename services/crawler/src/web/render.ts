@@ -273,31 +273,51 @@ async function serve(route: Route, client: Got, state: NavigationState, deadline
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(await request.allHeaders())) if (!DROP_REQUEST_HEADERS.has(k.toLowerCase())) headers[k] = v;
     const body = request.postDataBuffer();
-    const stream = client.stream(url, {
-      method: request.method() as 'GET',
-      headers,
-      ...(body ? { body } : {}),
-      // Main-frame redirects are followed by render() so the page's URL is right; the rest here, hop by hop guarded.
-      followRedirect: !isMainNavigation,
-      timeout: { request: Math.max(1, deadline - Date.now()) },
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-    });
-    let response: { statusCode: number; headers: Record<string, string | string[] | undefined> } | undefined;
-    stream.once('response', (r) => {
-      response = r;
-    });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > maxBytes) {
-        stream.destroy();
-        await abortRequest(route, 'blockedbyclient');
-        return;
+    const fetchOnce = async () => {
+      const stream = client.stream(url, {
+        method: request.method() as 'GET',
+        headers,
+        ...(body ? { body } : {}),
+        // Main-frame redirects are followed by render() so the page's URL is right; the rest here, hop by hop guarded.
+        followRedirect: !isMainNavigation,
+        timeout: { request: Math.max(1, deadline - Date.now()) },
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+      });
+      let response: { statusCode: number; headers: Record<string, string | string[] | undefined> } | undefined;
+      stream.once('response', (r) => {
+        response = r;
+      });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      try {
+        for await (const chunk of stream as AsyncIterable<Buffer>) {
+          size += chunk.length;
+          if (size > maxBytes) {
+            stream.destroy();
+            return 'too large' as const;
+          }
+          chunks.push(chunk);
+        }
+      } catch (err) {
+        throw response ? err : Object.assign(err as Error, { beforeResponse: true });
       }
-      chunks.push(chunk);
+      return { response, chunks };
+    };
+    let fetched: Awaited<ReturnType<typeof fetchOnce>>;
+    try {
+      fetched = await fetchOnce();
+    } catch (err) {
+      // A kept-alive connection the server closed as the request went out (its idle timeout): asked
+      // again once on a new one, as browsers do, when nothing came back and asking twice is harmless.
+      if (!closedUnder(err) || !IDEMPOTENT.has(request.method()) || Date.now() >= deadline) throw err;
+      fetched = await fetchOnce();
     }
+    if (fetched === 'too large') {
+      await abortRequest(route, 'blockedbyclient');
+      return;
+    }
+    const { response, chunks } = fetched;
     if (!response) throw new Error('no response');
     const location = response.headers.location;
     if (isMainNavigation && response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
@@ -318,6 +338,14 @@ async function serve(route: Route, client: Got, state: NavigationState, deadline
     if (blocked && isMainNavigation) state.blocked = blocked;
     await abortRequest(route, blocked ? 'addressunreachable' : 'failed');
   }
+}
+
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The connection failed before any response: reset or closed by the server (a stale kept-alive socket). */
+function closedUnder(err: unknown): boolean {
+  const e = err as { code?: string; beforeResponse?: boolean };
+  return e.beforeResponse === true && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
 }
 
 /** Bounded concurrency without a dependency. */
