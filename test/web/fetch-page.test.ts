@@ -1,6 +1,7 @@
 import { FetchError, fetchPage } from '@kbchat/crawler/web/fetch-page';
 import { createOutboundClient, DEFAULT_USER_AGENT, OutboundBlockedError } from '@kbchat/shared/net/outbound';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startClosingServer } from '../support/closing-server.ts';
 import { FIXTURE_FACTS, type FixtureSite, startFixtureSite } from '../support/fixture-site.ts';
 
 // fetchPage against the fixture website, over real loopback HTTP, through the guarded client.
@@ -149,6 +150,20 @@ describe('fetchPage', () => {
     const err = await fetchPage(client, `${site.url}/slow`, { ...opts, timeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FetchError);
     expect(err).toMatchObject({ retryable: true, code: 'ETIMEDOUT' });
+  });
+
+  it('asks again on a new connection when a kept-alive one was closed under the request', async () => {
+    const closing = await startClosingServer();
+    try {
+      for (const path of ['/one', '/two', '/three']) {
+        const out = await fetchPage(client, `${closing.url}${path}`, opts);
+        expect(out.kind).toBe('html');
+        if (out.kind === 'html') expect(out.html).toContain(`Text of ${path}`);
+      }
+      expect(closing.served).toEqual(['/one', '/two', '/three']);
+    } finally {
+      await closing.close();
+    }
   });
 
   it('throws a retryable FetchError when nothing listens', async () => {

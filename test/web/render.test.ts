@@ -6,6 +6,7 @@ import { extractPage } from '@kbchat/crawler/web/extract';
 import { createRenderer, findChromium, needsRender, RenderError, type Renderer } from '@kbchat/crawler/web/render';
 import { OutboundBlockedError } from '@kbchat/shared/net/outbound';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startClosingServer } from '../support/closing-server.ts';
 import { FIXTURE_FACTS, type FixtureSite, startFixtureSite } from '../support/fixture-site.ts';
 
 // Real Chromium (the system one) rendering the fixture site over loopback. Skipped only when this
@@ -92,32 +93,16 @@ describe.skipIf(!chromiumPath)('createRenderer (system Chromium)', () => {
   });
 
   it('asks again on a new connection when a kept-alive one was closed under it, as a browser does', async () => {
-    // A server that closes each connection when its second request arrives: the race of a server
-    // dropping an idle kept-alive socket just as the client sends on it, made certain.
-    const served = new Set<string>();
-    const closing = http.createServer((req, res) => {
-      const socket = req.socket as typeof req.socket & { requests?: number };
-      socket.requests = (socket.requests ?? 0) + 1;
-      if (socket.requests > 1) {
-        socket.destroy();
-        return;
-      }
-      served.add(req.url ?? '');
-      res.writeHead(200, { 'content-type': 'text/html', connection: 'keep-alive', 'keep-alive': 'timeout=60' });
-      res.end(`<!DOCTYPE html><title>Page</title><p>Text of ${req.url}, long enough to be a page of its own.</p><script></script>`);
-    });
-    await new Promise<void>((resolve) => closing.listen(0, '127.0.0.1', resolve));
-    const base = `http://127.0.0.1:${(closing.address() as AddressInfo).port}`;
+    const closing = await startClosingServer();
     try {
       for (const path of ['/one', '/two', '/three']) {
-        const { html, status } = await renderer.render(`${base}${path}`, { timeoutMs: 20_000 });
+        const { html, status } = await renderer.render(`${closing.url}${path}`, { timeoutMs: 20_000 });
         expect(status).toBe(200);
         expect(html).toContain(`Text of ${path}`);
       }
-      expect([...served]).toEqual(['/one', '/two', '/three']);
+      expect(closing.served).toEqual(['/one', '/two', '/three']);
     } finally {
-      closing.closeAllConnections();
-      await new Promise((r) => closing.close(r));
+      await closing.close();
     }
   });
 

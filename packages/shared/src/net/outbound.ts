@@ -197,6 +197,16 @@ class GuardedHttpsAgent extends https.Agent {
   }
 }
 
+/**
+ * A request reset before any response on a kept-alive socket it reused: the server closed the idle
+ * connection as the request went out (its keep-alive timeout). Asking again once on a new connection is
+ * what browsers do, for a request that may be asked twice (GET, HEAD).
+ */
+export function resetOnReusedSocket(err: unknown): boolean {
+  const e = err as { code?: string; response?: unknown; request?: { reusedSocket?: boolean } } | null;
+  return (e?.code === 'ECONNRESET' || e?.code === 'EPIPE') && e.response === undefined && e.request?.reusedSocket === true;
+}
+
 export function createOutboundClient(options: OutboundOptions): Got {
   const policy = makePolicy(options);
   // Keep-alive: a crawl makes hundreds of requests to one host. A reused socket was judged when it opened.

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
-import { findOutboundBlockedError } from '@kbchat/shared/net/outbound';
+import { findOutboundBlockedError, resetOnReusedSocket } from '@kbchat/shared/net/outbound';
 import type { Got } from 'got';
 import { decodeHtml, looksBinary, looksLikeHtml } from './decode.ts';
 
@@ -73,7 +73,11 @@ const HTML_TYPES = /^(?:text\/html|application\/xhtml\+xml)$/i;
 /** How many bytes to look at before deciding a body is text. */
 const SNIFF_BYTES = 1024;
 
-export async function fetchPage(client: Got, url: string, options: FetchOptions): Promise<FetchOutcome> {
+export function fetchPage(client: Got, url: string, options: FetchOptions): Promise<FetchOutcome> {
+  return fetchOnce(client, url, options, true);
+}
+
+async function fetchOnce(client: Got, url: string, options: FetchOptions, mayAskAgain: boolean): Promise<FetchOutcome> {
   const headers: Record<string, string> = {
     accept: 'text/html,application/xhtml+xml;q=0.9,*/*;q=0.5',
   };
@@ -93,6 +97,8 @@ export async function fetchPage(client: Got, url: string, options: FetchOptions)
     [response] = (await once(request, 'response')) as [IncomingMessage & { url?: string; statusCode: number }];
   } catch (err) {
     request.destroy();
+    // A kept-alive connection the server closed as the request went out: asked again once on a new one.
+    if (mayAskAgain && resetOnReusedSocket(err)) return fetchOnce(client, url, options, false);
     return failure(url, request.redirectUrls, err);
   }
 

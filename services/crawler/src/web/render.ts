@@ -6,6 +6,7 @@ import {
   DEFAULT_USER_AGENT,
   findOutboundBlockedError,
   type OutboundOptions,
+  resetOnReusedSocket,
 } from '@kbchat/shared/net/outbound';
 import type { Got } from 'got';
 import type { Browser, BrowserContext, Route } from 'playwright-core';
@@ -290,17 +291,13 @@ async function serve(route: Route, client: Got, state: NavigationState, deadline
       });
       const chunks: Buffer[] = [];
       let size = 0;
-      try {
-        for await (const chunk of stream as AsyncIterable<Buffer>) {
-          size += chunk.length;
-          if (size > maxBytes) {
-            stream.destroy();
-            return 'too large' as const;
-          }
-          chunks.push(chunk);
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > maxBytes) {
+          stream.destroy();
+          return 'too large' as const;
         }
-      } catch (err) {
-        throw response ? err : Object.assign(err as Error, { beforeResponse: true });
+        chunks.push(chunk);
       }
       return { response, chunks };
     };
@@ -308,9 +305,8 @@ async function serve(route: Route, client: Got, state: NavigationState, deadline
     try {
       fetched = await fetchOnce();
     } catch (err) {
-      // A kept-alive connection the server closed as the request went out (its idle timeout): asked
-      // again once on a new one, as browsers do, when nothing came back and asking twice is harmless.
-      if (!closedUnder(err) || !IDEMPOTENT.has(request.method()) || Date.now() >= deadline) throw err;
+      // A kept-alive connection the server closed as the request went out: asked again once on a new one.
+      if (!resetOnReusedSocket(err) || !IDEMPOTENT.has(request.method()) || Date.now() >= deadline) throw err;
       fetched = await fetchOnce();
     }
     if (fetched === 'too large') {
@@ -340,13 +336,8 @@ async function serve(route: Route, client: Got, state: NavigationState, deadline
   }
 }
 
+/** Requests that may be asked twice. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-/** The connection failed before any response: reset or closed by the server (a stale kept-alive socket). */
-function closedUnder(err: unknown): boolean {
-  const e = err as { code?: string; beforeResponse?: boolean };
-  return e.beforeResponse === true && (e.code === 'ECONNRESET' || e.code === 'EPIPE');
-}
 
 /** Bounded concurrency without a dependency. */
 class Semaphore {
