@@ -194,8 +194,9 @@ function isProse(text: string, words: number): boolean {
   // Short lines are headings, labels and cells unless they end like a sentence ("It cannot be undone.").
   // A price list's line is a sentence too ("Margherita £11."): it answers "how much is a margherita".
   if ((words < 3 && !(words === 2 && /[.!]$/.test(text) && statesPrice(text))) || (words < 5 && !/[.!?]$/.test(text))) return false;
-  const letters = (text.match(/\p{L}/gu) ?? []).length;
-  if (letters < 0.6 * text.replace(/\s/g, '').length) return false;
+  // Mostly symbols is code or a table's cells; numbers are words of a sentence ("Django 3.2 supports Python 3.6, 3.7, 3.8, 3.9, and 3.10.").
+  const alphanumerics = (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
+  if (alphanumerics < 0.6 * text.replace(/\s/g, '').length) return false;
   // A lower-case opening is the middle of a sentence or a table's cells ("identity_increment
   // character_data If the column…"), unless it names code ("fs.readFile() reads…").
   const first = text.split(/\s/, 1)[0] ?? '';
