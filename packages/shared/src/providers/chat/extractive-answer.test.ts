@@ -787,6 +787,23 @@ describe('composeAnswer and sentences that lean on the ones before', () => {
       'Compressing a stream can be done by piping it through a zlib Transform stream. [1]',
     );
   });
+
+  it('keeps a sentence after the answer whose colon ends a statement of its own, and drops one that needs what follows', () => {
+    const warning = [
+      'The emitter will output a trace warning indicating that a possible EventEmitter memory leak has been detected.',
+      'For any single EventEmitter, the emitter.setMaxListeners() method can be used to temporarily avoid this warning:',
+    ].join(' ');
+    expect(composeAnswer('how do i get rid of the memory leak warning', [passage('a', 'https://s/events', warning)]).text).toBe(
+      'The emitter will output a trace warning indicating that a possible EventEmitter memory leak has been detected. For any single EventEmitter, the emitter.setMaxListeners() method can be used to temporarily avoid this warning. [1]',
+    );
+    const cpus = [
+      'Returns an array of objects containing information about each logical CPU core.',
+      'The properties included on each object include:',
+    ].join(' ');
+    expect(composeAnswer('how many cpu cores', [passage('a', 'https://s/os', cpus)]).text).toBe(
+      'Returns an array of objects containing information about each logical CPU core. [1]',
+    );
+  });
 });
 
 describe('composeAnswer and contact details', () => {

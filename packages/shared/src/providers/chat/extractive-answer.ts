@@ -282,6 +282,21 @@ export function sentencesOf(content: string): Sentence[] {
   return out;
 }
 
+/** A sentence that needs what follows its colon: it names it ("the following", "such as") or ends before it ("include:"). */
+const POINTS_FORWARD =
+  /\b(following|follows|below|like so|like this|examples?|here (are|is)|here['’]s|let['’]s|such as)\b|\b(includes?|including|are|is|were|was|contains?|returns?|has|have|with|to|of|for|as|by|from|and|or)\s*:$/i;
+
+/**
+ * Whether a sentence ending in a colon needs what follows it: it says so, or it ends on "this" or
+ * "these" and a thing the quote has not named before ("Create a file with this content:"), not one it
+ * has ("…a trace warning." then "…can be used to avoid this warning:").
+ */
+function needsWhatFollows(text: string, before: string): boolean {
+  if (POINTS_FORWARD.test(text)) return true;
+  const named = /\b(?:this|these|those)\s+([\p{L}\p{N}_-]+)\s*:$/iu.exec(text)?.[1];
+  return named !== undefined && !before.toLowerCase().includes(named.toLowerCase().replace(/s$/, ''));
+}
+
 /** A code example's lines at most; a longer one is not quoted (cut, it would not run). */
 const CODE_LINES = 8;
 /** What a line of code has and a heading or a list item has not. */
@@ -860,9 +875,24 @@ export function composeAnswer(
     words += s.words;
     if (unended && i === answering && statesPrice(s.text)) break;
   }
-  // A sentence ending in a colon introduces what follows it (a list, code) and reads cut off last:
-  // dropped after the answering sentence; the answering sentence itself ends with a full stop instead.
-  while (picked.length > answeringAt + 1 && /:$/.test((picked.at(-1) as { text: string }).text)) picked.pop();
+  // A sentence ending in a colon that points at what follows it ("…with the following restrictions:",
+  // "The properties of each object include:") reads cut off last: dropped after the answering sentence.
+  // One that says a thing of its own ("…setMaxListeners() can be used to avoid this warning:") and the
+  // answering sentence itself end with a full stop instead.
+  const endsNeedingMore = () => {
+    const text = (picked.at(-1) as { text: string }).text;
+    return (
+      /:$/.test(text) &&
+      needsWhatFollows(
+        text,
+        picked
+          .slice(0, -1)
+          .map((p) => p.text)
+          .join(' '),
+      )
+    );
+  };
+  while (picked.length > answeringAt + 1 && endsNeedingMore()) picked.pop();
   const last = picked.at(-1);
   if (last && !last.code && /:$/.test(last.text)) last.text = `${last.text.slice(0, -1)}.`;
   // The page's own footnote marks would read as citations with no source: only ours stay. A code
