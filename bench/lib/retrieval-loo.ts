@@ -132,16 +132,18 @@ function makeGrid(): RankingParams[] {
           for (const relatedPageRatio of [0.5, 0.7, 0.8])
             for (const maxAbsentShare of [0.3, 0.4, 0.5])
               for (const proximityWeight of [0, 0.5, 1, 2])
-                out.push({
-                  ...LOCAL_EMBEDDER_RANKING,
-                  titleWeight,
-                  vectorWeight,
-                  lsaWeight,
-                  secondChunkWeight,
-                  relatedPageRatio,
-                  maxAbsentShare,
-                  proximityWeight,
-                });
+                for (const linkedPageRatio of [0, 0.8])
+                  out.push({
+                    ...LOCAL_EMBEDDER_RANKING,
+                    titleWeight,
+                    vectorWeight,
+                    lsaWeight,
+                    secondChunkWeight,
+                    relatedPageRatio,
+                    maxAbsentShare,
+                    proximityWeight,
+                    linkedPageRatio,
+                  });
   return out;
 }
 

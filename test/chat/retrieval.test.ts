@@ -237,6 +237,44 @@ describe('retrieval against the real database', () => {
     ]);
   });
 
+  it('returns which candidate pages link to which others, within the client', async () => {
+    const pages = (host: string): SeedPage[] => [
+      { url: `${host}/guide`, title: 'Server guide', chunks: ['Log files grow: rotate the log files with the rotation program.'] },
+      { url: `${host}/rotation`, title: 'Rotating log files', chunks: ['The rotation program rotates log files by size or time.'] },
+      { url: `${host}/caching`, title: 'Caching', chunks: ['Caching keeps copies of responses.'] },
+    ];
+    const clientId = await newClient();
+    const other = await newClient();
+    await seeder.seed(clientId, pages('https://links.example'), { embed: false });
+    await seeder.seed(other, pages('https://links.example'), { embed: false });
+    const link = (client: string, from: string, to: string[]) =>
+      pool.query('UPDATE pages SET links = $3 WHERE client_id = $1 AND url = $2', [client, from, to]);
+    // The guide links to the rotation page, to itself, to a page that is no candidate and to one the
+    // site does not have; the rotation page links to nothing; the other client's guide to its pages.
+    await link(clientId, 'https://links.example/guide', [
+      'https://links.example/rotation',
+      'https://links.example/guide',
+      'https://links.example/caching',
+      'https://links.example/elsewhere',
+    ]);
+    await link(other, 'https://links.example/guide', ['https://links.example/caching', 'https://links.example/rotation']);
+    await refreshTermStats(pool, clientId);
+    const result = await searchCandidates(pool, {
+      clientId,
+      embeddingModel: seeder.provider.model,
+      embedding: undefined,
+      query: 'how do I rotate log files',
+      k: 5,
+      exactScanMaxDocs: 2000,
+      efSearch: 100,
+    });
+    const pageOf = (url: string) => result.candidates.find((c) => c.url === url)?.pageId as string;
+    expect(new Set(result.candidates.map((c) => c.url))).toEqual(
+      new Set(['https://links.example/guide', 'https://links.example/rotation']),
+    );
+    expect(result.pageLinks).toEqual({ [pageOf('https://links.example/guide')]: [pageOf('https://links.example/rotation')] });
+  });
+
   it('reads full text through one index that holds the client beside the words', async () => {
     const { rows: defs } = await pool.query<{ indexname: string; indexdef: string }>(
       "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'documents' AND indexdef LIKE '%USING gin%'",

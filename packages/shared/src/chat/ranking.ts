@@ -46,6 +46,12 @@ export interface RankingParams {
   relatedPageRatio: number;
   /** At most this many pages are sources. */
   maxPages: number;
+  /**
+   * The best page defers to a page it links to that does not link back, when that page scores at least
+   * this share of it (0: never): an overview (Apache's "Mapping URLs", a FAQ, a man page's hub) names
+   * a topic and links to the page that treats it.
+   */
+  linkedPageRatio: number;
 }
 
 export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
@@ -62,6 +68,7 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
   namedWeight: 3,
   relatedPageRatio: 0.5,
   maxPages: 3,
+  linkedPageRatio: 0.8,
 });
 
 /**
@@ -82,7 +89,7 @@ export const LOCAL_EMBEDDER_RANKING: Readonly<RankingParams> = Object.freeze({
 });
 
 export type RankingStats = Pick<CandidateResult, 'queryTerms' | 'termDf' | 'termFocus' | 'corpusDocs' | 'avgLength'> &
-  Partial<Pick<CandidateResult, 'queryPositions' | 'termStop'>>;
+  Partial<Pick<CandidateResult, 'queryPositions' | 'termStop' | 'pageLinks'>>;
 
 export interface ScoredChunk extends RetrievalCandidate {
   /** Lexical score normalised by the best score the question could reach, in [0, 1]. */
@@ -249,6 +256,33 @@ export function rankPages<C extends ScoredChunk>(chunks: C[], params: RankingPar
     pages.push({ key, chunks: list, score: first.score + params.secondChunkWeight * (list[1]?.score ?? 0) });
   }
   return pages.sort((a, b) => b.score - a.score || byScore(a.chunks[0] as C, b.chunks[0] as C));
+}
+
+/**
+ * The pages with the best one after the page it defers to: among the next pages that are sources too
+ * and score at least `linkedPageRatio` of it, the first it links to that does not link back to it and
+ * holds the question's words at least as well (its best chunk's lexical score). An overview or a FAQ
+ * names the topic in a sentence and links to the page about it ("Mapping URLs" to DirectoryIndex's
+ * module); two pages about one thing link both ways, as a site's menu links every page to every other.
+ */
+export function deferToLinked<C extends ScoredChunk>(
+  pages: RankedPage<C>[],
+  links: RankingStats['pageLinks'],
+  params: Pick<RankingParams, 'linkedPageRatio' | 'maxPages'>,
+): RankedPage<C>[] {
+  const [top, ...rest] = pages;
+  if (!top || !links || params.linkedPageRatio <= 0) return pages;
+  const out = links[top.key] ?? [];
+  const deferTo = rest
+    .slice(0, params.maxPages - 1)
+    .find(
+      (p) =>
+        p.score >= params.linkedPageRatio * top.score &&
+        out.includes(p.key) &&
+        !(links[p.key] ?? []).includes(top.key) &&
+        (p.chunks[0] as C).lexical >= (top.chunks[0] as C).lexical,
+    );
+  return deferTo ? [deferTo, top, ...rest.filter((p) => p !== deferTo)] : pages;
 }
 
 /** The pages an answer draws on: the best, and the next ones that score close to it. */

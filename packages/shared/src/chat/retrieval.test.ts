@@ -120,6 +120,31 @@ describe('rankPassages', () => {
     expect(order(5)).toBe('https://site.example/one');
     expect(order(5000)).toBe('https://site.example/long');
   });
+
+  it('puts an overview after the page it links to about the question, when that page is close and not linked back', () => {
+    // The overview ranks first on its vector rank; the page it links to holds the words as well.
+    const overview = holding({ pageId: 'overview', url: 'https://site.example/overview', vectorRank: 1 }, 3, [0, 1]);
+    const topic = holding({ pageId: 'topic', url: 'https://site.example/topic', vectorRank: 3 }, 3, [0, 1]);
+    const order = (pageLinks: Record<string, string[]>, over: Partial<RankingStats> = {}) =>
+      rankPassages([overview, topic], { ...q, pageLinks, ...over }, settings).map((p) => p.url);
+    expect(order({})).toEqual(['https://site.example/overview', 'https://site.example/topic']);
+    expect(order({ overview: ['topic'] })).toEqual(['https://site.example/topic', 'https://site.example/overview']);
+    // Two pages linking both ways are about one thing (or share a menu): the order stands.
+    expect(order({ overview: ['topic'], topic: ['overview'] })[0]).toBe('https://site.example/overview');
+    // Off, it never moves.
+    expect(
+      rankPassages(
+        [overview, topic],
+        { ...q, pageLinks: { overview: ['topic'] } },
+        { passages: 6, ranking: { ...DEFAULT_RANKING, linkedPageRatio: 0 } },
+      )[0]?.url,
+    ).toBe('https://site.example/overview');
+    // A linked page holding fewer of the question's words than the overview does not take its place.
+    const thin = holding({ pageId: 'thin', url: 'https://site.example/thin', vectorRank: 2 }, 3, [1]);
+    expect(rankPassages([overview, thin], { ...q, pageLinks: { overview: ['thin'] } }, settings)[0]?.url).toBe(
+      'https://site.example/overview',
+    );
+  });
 });
 
 describe('absentShare (declining)', () => {

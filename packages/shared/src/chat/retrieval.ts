@@ -9,6 +9,7 @@ import {
   absentShare,
   byScore,
   DEFAULT_RANKING,
+  deferToLinked,
   type RankingParams,
   type RankingStats,
   rankPages,
@@ -303,7 +304,8 @@ export function rankPassages(
     .sort(byScore);
   // Comparing texts is the costly step: only the head of the ranking can reach the model.
   const distinct = dropNearDuplicates(scored.slice(0, DEDUPE_WINDOW));
-  const pages = sourcePages(rankPages(distinct, { ...params, secondChunkWeight: secondChunkShare(params, stats.corpusDocs) }), params);
+  const ranked = rankPages(distinct, { ...params, secondChunkWeight: secondChunkShare(params, stats.corpusDocs) });
+  const pages = sourcePages(deferToLinked(ranked, stats.pageLinks, params), params);
   return pages.flatMap((p) => p.chunks.slice(0, MAX_CHUNKS_PER_PAGE)).slice(0, settings.passages);
 }
 

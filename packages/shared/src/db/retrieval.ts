@@ -94,6 +94,8 @@ export interface CandidateResult {
   scan: 'exact' | 'hnsw' | 'hnsw+exact' | 'none';
   /** Query terms no chunk holds that are a word of the client's with one letter left out (slips). */
   misspelt: string[];
+  /** Per candidate page (id): the other candidate pages it links to (chat/ranking.ts, deferToLinked). */
+  pageLinks?: Readonly<Record<string, readonly string[]>>;
 }
 
 interface CandidateRow {
@@ -165,8 +167,10 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
   // The question's own figures are on one row of no chunk (search-candidates.sql), the first.
   const first = rows.find((r) => r.id === null);
   const queryTerms = first?.query_terms ?? [];
+  const candidates = rows.filter((r) => r.id !== null).map((r) => withInnerHeadings(toCandidate(r), queryTerms));
   return {
-    candidates: rows.filter((r) => r.id !== null).map((r) => withInnerHeadings(toCandidate(r), queryTerms)),
+    candidates,
+    pageLinks: await linksAmong(db, s.clientId, candidates),
     queryTerms,
     absentTerms: first?.absent_terms ?? 0,
     termDf: first?.term_df ?? [],
@@ -178,6 +182,25 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
     scan: first?.scan ?? 'none',
     misspelt: slips((first?.near_terms ?? []).map((pair) => pair.split(' ') as [string, string])),
   };
+}
+
+/**
+ * Which of the candidates' pages link to which others (pages.links, as the crawler found them): an
+ * overview page that links to a page it names, and is not linked back, defers to it. One lookup of
+ * the pages' links by (client, url).
+ */
+async function linksAmong(db: Queryable, clientId: string, candidates: RetrievalCandidate[]): Promise<Record<string, string[]>> {
+  const pageIds = [...new Set(candidates.map((c) => c.pageId).filter((id): id is string => id !== null))];
+  if (pageIds.length < 2) return {};
+  const { rows } = await db.query<{ page: string; linked: string[] }>(
+    `SELECT p.id::text AS page, array_agg(DISTINCT q.id::text) AS linked
+       FROM pages p CROSS JOIN LATERAL unnest(p.links) AS l(url)
+       JOIN pages q ON q.client_id = p.client_id AND q.url = l.url
+      WHERE p.client_id = $1 AND p.id = ANY($2::uuid[]) AND q.id = ANY($2::uuid[]) AND q.id <> p.id
+      GROUP BY p.id`,
+    [clientId, pageIds],
+  );
+  return Object.fromEntries(rows.map((r) => [r.page, r.linked]));
 }
 
 /**
