@@ -22,9 +22,9 @@ describe('retrieval against the real database', () => {
   const config = loadConfig(testEnv());
 
   const newClient = async () => (await insertClient(pool, { name: `retrieval-${randomUUID().slice(0, 6)}` })).id;
-  /** The full-text list alone (no query vector): its page URLs best first, and the off-topic count. */
-  const fullTextSearch = async (clientId: string, query: string, k = 5) => {
-    const result = await searchCandidates(pool, {
+  /** The candidates of the full-text list alone (no query vector). */
+  const fullTextCandidates = (clientId: string, query: string, k = 5) =>
+    searchCandidates(pool, {
       clientId,
       embeddingModel: seeder.provider.model,
       embedding: undefined,
@@ -33,6 +33,9 @@ describe('retrieval against the real database', () => {
       exactScanMaxDocs: 2000,
       efSearch: 100,
     });
+  /** The full-text list alone: its page URLs best first, and the off-topic count. */
+  const fullTextSearch = async (clientId: string, query: string, k = 5) => {
+    const result = await fullTextCandidates(clientId, query, k);
     const urls = result.candidates
       .filter((c) => c.ftsRank !== null)
       .sort((a, b) => (a.ftsRank as number) - (b.ftsRank as number))
@@ -259,15 +262,7 @@ describe('retrieval against the real database', () => {
     ]);
     await link(other, 'https://links.example/guide', ['https://links.example/caching', 'https://links.example/rotation']);
     await refreshTermStats(pool, clientId);
-    const result = await searchCandidates(pool, {
-      clientId,
-      embeddingModel: seeder.provider.model,
-      embedding: undefined,
-      query: 'how do I rotate log files',
-      k: 5,
-      exactScanMaxDocs: 2000,
-      efSearch: 100,
-    });
+    const result = await fullTextCandidates(clientId, 'how do I rotate log files');
     const pageOf = (url: string) => result.candidates.find((c) => c.url === url)?.pageId as string;
     expect(new Set(result.candidates.map((c) => c.url))).toEqual(
       new Set(['https://links.example/guide', 'https://links.example/rotation']),
@@ -361,15 +356,7 @@ describe('retrieval against the real database', () => {
     const clientId = await newClient();
     await seeder.seed(clientId, [together, apart, ...filler], { embed: false });
     await refreshTermStats(pool, clientId);
-    const result = await searchCandidates(pool, {
-      clientId,
-      embeddingModel: seeder.provider.model,
-      embedding: undefined,
-      query: 'what is the default port',
-      k: 5,
-      exactScanMaxDocs: 2000,
-      efSearch: 100,
-    });
+    const result = await fullTextCandidates(clientId, 'what is the default port');
     expect(result.queryTerms).toEqual(['default', 'port']);
     // "what is the default port": default is word 4, port word 5.
     expect(result.queryPositions).toEqual([[4], [5]]);

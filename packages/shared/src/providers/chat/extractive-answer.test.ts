@@ -534,50 +534,64 @@ describe('composeAnswer with a code example', () => {
   });
 
   it('quotes the example a sentence illustrates with no colon before it, not the next entry of a reference', () => {
-    const csv = [
-      'Export to CSV',
-      '',
-      'To export a table as CSV, simply set the mode to csv and then run a query to extract the desired rows of the table.',
-      '',
-      'sqlite> .headers on',
-      'sqlite> .mode csv',
-      'sqlite> .once c:/work/dataout.csv',
-      'sqlite> SELECT * FROM tab1;',
-    ].join('\n');
-    expect(composeAnswer('how do I export a table to csv', [passage('a', 'https://s/cli', csv)]).text).toBe(
-      'Export to CSV: To export a table as CSV, simply set the mode to csv and then run a query to extract the desired rows of the table.\n```\nsqlite> .headers on\nsqlite> .mode csv\nsqlite> .once c:/work/dataout.csv\nsqlite> SELECT * FROM tab1;\n```\n[1]',
-    );
-    const createdb = [
-      'As a convenience, there is a program you can execute from the shell to create new databases, createdb.',
-      '',
-      'createdb dbname',
-      '',
-      'createdb does no magic.',
-    ].join('\n');
-    expect(composeAnswer('how do I create a new database from the shell', [passage('a', 'https://s/db', createdb)]).text).toBe(
-      'As a convenience, there is a program you can execute from the shell to create new databases, createdb.\n```\ncreatedb dbname\n```\n[1]',
-    );
-    const urls = [
-      'On Unix the home directory of a user is ~user/. The module mod_userdir lets files under each user home directory be reached at URLs such as the following.',
-      '',
-      'http://www.example.com/~user/file.html',
-    ].join('\n');
-    expect(composeAnswer('which urls reach the files in a user home directory', [passage('a', 'https://s/u', urls)]).text).toBe(
-      'The module mod_userdir lets files under each user home directory be reached at URLs such as the following:\n```\nhttp://www.example.com/~user/file.html\n```\n[1]',
-    );
-    // The next entry of an API reference, its name and its description, is another function's.
-    const marshal = [
-      'marshal.dump(value, file)',
-      '',
-      'Write the value on the open file. The object will not be properly read back by load().',
-      '',
-      'marshal.load(file)¶',
-      '',
-      'Read one value from the open file and return it.',
-    ].join('\n');
-    expect(composeAnswer('how do I write a value to a file with marshal', [passage('a', 'https://s/m', marshal)]).text).toBe(
-      'marshal.dump(value, file): Write the value on the open file. The object will not be properly read back by load(). [1]',
-    );
+    const cases: { page: string[]; question: string; answer: string }[] = [
+      // Several lines of code under the sentence.
+      {
+        page: [
+          'Export to CSV',
+          '',
+          'To export a table as CSV, simply set the mode to csv and then run a query to extract the desired rows of the table.',
+          '',
+          'sqlite> .headers on',
+          'sqlite> .mode csv',
+          'sqlite> .once c:/work/dataout.csv',
+          'sqlite> SELECT * FROM tab1;',
+        ],
+        question: 'how do I export a table to csv',
+        answer:
+          'Export to CSV: To export a table as CSV, simply set the mode to csv and then run a query to extract the desired rows of the table.\n```\nsqlite> .headers on\nsqlite> .mode csv\nsqlite> .once c:/work/dataout.csv\nsqlite> SELECT * FROM tab1;\n```\n[1]',
+      },
+      // The command the sentence names.
+      {
+        page: [
+          'As a convenience, there is a program you can execute from the shell to create new databases, createdb.',
+          '',
+          'createdb dbname',
+          '',
+          'createdb does no magic.',
+        ],
+        question: 'how do I create a new database from the shell',
+        answer:
+          'As a convenience, there is a program you can execute from the shell to create new databases, createdb.\n```\ncreatedb dbname\n```\n[1]',
+      },
+      // What the sentence says follows, its colon put back.
+      {
+        page: [
+          'On Unix the home directory of a user is ~user/. The module mod_userdir lets files under each user home directory be reached at URLs such as the following.',
+          '',
+          'http://www.example.com/~user/file.html',
+        ],
+        question: 'which urls reach the files in a user home directory',
+        answer:
+          'The module mod_userdir lets files under each user home directory be reached at URLs such as the following:\n```\nhttp://www.example.com/~user/file.html\n```\n[1]',
+      },
+      // The next entry of an API reference, its name and its description, is another function's.
+      {
+        page: [
+          'marshal.dump(value, file)',
+          '',
+          'Write the value on the open file. The object will not be properly read back by load().',
+          '',
+          'marshal.load(file)¶',
+          '',
+          'Read one value from the open file and return it.',
+        ],
+        question: 'how do I write a value to a file with marshal',
+        answer: 'marshal.dump(value, file): Write the value on the open file. The object will not be properly read back by load(). [1]',
+      },
+    ];
+    for (const { page, question, answer } of cases)
+      expect(composeAnswer(question, [passage('a', 'https://s/page', page.join('\n'))]).text).toBe(answer);
   });
 
   it('keeps a paragraph’s run-in heading with its sentence, and goes on to the next such paragraph', () => {
