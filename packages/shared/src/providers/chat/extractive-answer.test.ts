@@ -89,6 +89,17 @@ describe('composeAnswer', () => {
     expect(out.text).toMatch(/\n\nThe dropdb program .* \[2\]$/);
   });
 
+  it('quotes no related page’s sentence that points at what stands above or below it on its page', () => {
+    const out = composeAnswer('how do I drop a database', [
+      passage('a', 'https://s/drop', 'DROP DATABASE removes a database and all its files. It cannot be undone.'),
+      passage('b', 'https://s/script', 'The first line of the script above will drop a database before loading it again.'),
+      passage('c', 'https://s/list', 'All of the commands listed here drop a database or one of its objects.'),
+      passage('d', 'https://s/dropdb', 'The dropdb program is a wrapper around DROP DATABASE that you run from the shell.'),
+    ]);
+    expect(out.used).toEqual([0, 3]);
+    expect(out.text).toMatch(/\n\nThe dropdb program .* \[2\]$/);
+  });
+
   it('on a site of a few pages, adds a related page’s sentence only when it covers half the question itself', () => {
     const pages = [
       passage('a', 'https://s/exhibitions', 'Coming next: Boats of the Swale\nOpens 14 June. Models and plans of the barges.'),

@@ -34,6 +34,9 @@ const RELATED_SHARE = 0.5;
 const RELATED_SMALL_SITE_COVERAGE = 0.5;
 /** Sentences that open by pointing back ("This", "It") bring the sentence before them along. */
 const POINTS_BACK = /^(this|these|that|those|it|its|they|such|here|then|also|however|otherwise)\b/i;
+/** What a sentence points at on its page, above or below it ("The first line of the script above…", "as shown below"). */
+const POINTS_AROUND =
+  /\bthe\s+(\S+\s+){0,2}(above|below)\b|\b(shown|described|listed|given|mentioned|explained)\s+(above|below|here|earlier|previously)\b/i;
 /** A demonstrative standing for something said before ("One way to handle this would be…"), not before a noun. */
 const REFERS_BACK =
   /\b(this|these|those)(\s+(is|are|was|were|would|will|can|could|should|may|might|must|does|did|has|have|had|happens|means)\b|\s*[,;:.])/i;
@@ -736,7 +739,14 @@ export function composeAnswer(
     const sentence = s[b.index] as Sentence;
     // A table's row is no related page's sentence: out of its table it is a keyboard shortcut that "doesn't work on Linux".
     // Nor is a question (a FAQ's: "Do you offer discounts for non-profits?"): it asks, it does not answer.
-    if (sentence.words < 6 || sentence.row || POINTS_BACK.test(sentence.text) || /[:?]$/.test(sentence.text)) return;
+    if (
+      sentence.words < 6 ||
+      sentence.row ||
+      POINTS_BACK.test(sentence.text) ||
+      POINTS_AROUND.test(sentence.text) ||
+      /[:?]$/.test(sentence.text)
+    )
+      return;
     // Nor is what the answer already says: a directive's description on its module's page and again in
     // the quick reference, quoted twice.
     const said = [(sentences[chosen.index] as Sentence).text, ...related.map((r) => r.text)];
