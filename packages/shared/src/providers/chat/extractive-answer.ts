@@ -285,9 +285,13 @@ export function sentencesOf(content: string): Sentence[] {
   return out;
 }
 
-/** A sentence that needs what follows its colon: it names it ("the following", "such as") or ends before it ("include:"). */
-const POINTS_FORWARD =
-  /\b(following|follows|below|like so|like this|examples?|here (are|is)|here['’]s|let['’]s|such as)\b|\b(includes?|including|are|is|were|was|contains?|returns?|has|have|with|to|of|for|as|by|from|and|or)\s*:$/i;
+/** Words by which a sentence says that what it speaks of comes next on the page. */
+const NEXT_ON_PAGE = String.raw`following|follows|below|like so|like this|for example|for instance`;
+/** A sentence that needs what follows its colon: it says so ("the following", "such as") or ends before it ("include:"). */
+const POINTS_FORWARD = new RegExp(
+  String.raw`\b(${NEXT_ON_PAGE}|examples?|here (are|is)|here['’]s|let['’]s|such as)\b|\b(includes?|including|are|is|were|was|contains?|returns?|has|have|with|to|of|for|as|by|from|and|or)\s*:$`,
+  'i',
+);
 
 /**
  * Whether a sentence ending in a colon needs what follows it: it says so, or it ends on "this" or
@@ -345,7 +349,7 @@ export function codeExampleAt(sentences: Sentence[], index: number): { end: numb
 }
 
 /** The end of a sentence that says an example comes next without a colon ("…URLs such as the following"). */
-const INTRODUCES = /\b(the following|as follows|like this|like so|for example|for instance|below)\W*$/i;
+const INTRODUCES = new RegExp(String.raw`\b(${NEXT_ON_PAGE})\W*$`, 'i');
 /** A line naming the next entry of a reference (an option, a Sphinx signature), not an example of this one. */
 const ENTRY_NAME = /^--?\w|¶$|\[source\]$/;
 
