@@ -84,6 +84,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('apache-questions.json'),
     pkg: 'apache2-doc',
   },
+  {
+    name: 'sphinx',
+    dir: `${CORPORA}/usr/share/doc/sphinx-doc/html`,
+    start: 'index.html',
+    questionsFile: questionsPath('sphinx-questions.json'),
+    pkg: 'sphinx-doc',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
