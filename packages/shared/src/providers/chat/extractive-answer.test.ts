@@ -28,6 +28,9 @@ describe('sentencesOf', () => {
         // Numbers are words of a sentence; symbols are not.
         'Django 3.2 supports Python 3.6, 3.7, 3.8, 3.9, and 3.10 (as of 3.2.9).',
         'See -> ->> <=> || && != ~~ [] {} for the operators.',
+        // A piece cut out of code or out of a parenthesis closes a bracket it never opened; an enumerator does not count.
+        "summary=__('%d source files given on command line') % len(docnames))",
+        '2) Restart the server before you try again.',
       ].join('\n'),
     );
     expect(s.map((x) => x.prose)).toEqual([
@@ -47,6 +50,8 @@ describe('sentencesOf', () => {
       false,
       true,
       false,
+      false,
+      true,
     ]);
   });
 });
@@ -368,6 +373,9 @@ describe('composeAnswer', () => {
       const out = composeAnswer('what is the default port', [{ ...passage('a', 'https://s/conn', quote, 'Connections'), heading }]);
       expect(out.text).toBe(`${quote} [1]`);
     }
+    // Nor the tail of a line of code above it, which closes a bracket it never opened.
+    const code = `self.warn(__('file %r given on command line is not under the source directory, ignoring'), filename)\n'document, ignoring'), filename)\n\n${quote}`;
+    expect(composeAnswer('what is the default port', [passage('a', 'https://s/conn', code, 'Connections')]).text).toBe(`${quote} [1]`);
   });
 
   it('returns nothing to quote when no passage has a whole sentence', () => {

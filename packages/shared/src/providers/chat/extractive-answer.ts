@@ -197,6 +197,9 @@ function isProse(text: string, words: number): boolean {
   // Short lines are headings, labels and cells unless they end like a sentence ("It cannot be undone.").
   // A price list's line is a sentence too ("Margherita £11."): it answers "how much is a margherita".
   if ((words < 3 && !(words === 2 && /[.!]$/.test(text) && statesPrice(text))) || (words < 5 && !/[.!?]$/.test(text))) return false;
+  // More brackets closed than opened is a piece cut out of code or of a sentence ("summary=__('%d files') %
+  // len(docnames))"), unless it opens with an enumerator ("2) Restart the server.").
+  if (unbalanced(text.replace(/^\(?\w{1,3}\)\s/, ''))) return false;
   // Mostly symbols is code or a table's cells; numbers are words of a sentence ("Django 3.2 supports Python 3.6, 3.7, 3.8, 3.9, and 3.10.").
   const alphanumerics = (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
   if (alphanumerics < 0.6 * text.replace(/\s/g, '').length) return false;
@@ -204,6 +207,17 @@ function isProse(text: string, words: number): boolean {
   // character_data If the column…"), unless it names code ("fs.readFile() reads…").
   const first = text.split(/\s/, 1)[0] ?? '';
   return !/^\p{Ll}/u.test(first) || /[.(]/.test(first);
+}
+
+/** Whether a text closes more round or square brackets than it opens. */
+function unbalanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === '(' || ch === '[') depth++;
+    else if (ch === ')' || ch === ']') depth--;
+    if (depth < 0) return true;
+  }
+  return false;
 }
 
 /** A table's row as the crawler writes it: cells joined by " | ". */
@@ -286,7 +300,7 @@ export function sentencesOf(content: string): Sentence[] {
 }
 
 /** Words by which a sentence says that what it speaks of comes next on the page. */
-const NEXT_ON_PAGE = String.raw`following|follows|below|like so|like this|for example|for instance`;
+const NEXT_ON_PAGE = 'following|follows|below|like so|like this|for example|for instance';
 /** A sentence that needs what follows its colon: it says so ("the following", "such as") or ends before it ("include:"). */
 const POINTS_FORWARD = new RegExp(
   String.raw`\b(${NEXT_ON_PAGE}|examples?|here (are|is)|here['’]s|let['’]s|such as)\b|\b(includes?|including|are|is|were|was|contains?|returns?|has|have|with|to|of|for|as|by|from|and|or)\s*:$`,
@@ -509,7 +523,7 @@ function bareHeading(text: string): string {
     .trim();
 }
 
-/** A line that names a section: short, not prose, not code, a field ("Price: 20 €"), a parameter or a table header. */
+/** A line that names a section: short, not prose, not code (nor the tail of a code line, closing a bracket it never opened), a field ("Price: 20 €"), a parameter or a table header. */
 function isHeadingLine(sentences: Sentence[], index: number): boolean {
   const s = sentences[index] as Sentence;
   if (s.colonHeading) return true;
@@ -522,7 +536,8 @@ function isHeadingLine(sentences: Sentence[], index: number): boolean {
     !/[.,;:]$/.test(s.text) &&
     !LABEL_LINE.test(s.text) &&
     !TYPED_PARAMETER.test(s.text) &&
-    !NOT_A_HEADING.test(s.text)
+    !NOT_A_HEADING.test(s.text) &&
+    !unbalanced(s.text)
   );
 }
 
