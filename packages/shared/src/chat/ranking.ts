@@ -73,12 +73,12 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
 
 /**
  * The local embedder's vectors are hashed words and word pieces: a second lexical list rather than a
- * semantic one, so it counts half. The grid's choice over the seven bench corpora (bench/retrieval.ts
+ * semantic one, so it counts half. The grid's choice over the eight bench corpora (bench/retrieval.ts
  * "the grid's choice on every corpus"): a query word in the page's title counts as much again as one in
  * its heading (a reference page's title names its module: "json — JSON encoder and decoder"), and the
  * client's latent list counts half, as the vector list does. Over four corpora the grid chose the
  * latent list at half and no title weight, over six the title weight and no latent list, over seven
- * both; the two settings differ by a question or two per corpus (docs/retrieval.md). A semantic
+ * and eight both; the two settings differ by a question or two per corpus (docs/retrieval.md). A semantic
  * embedder (openai) keeps DEFAULT_RANKING's weights.
  */
 export const LOCAL_EMBEDDER_RANKING: Readonly<RankingParams> = Object.freeze({
