@@ -186,17 +186,18 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
 
 /**
  * Which of the candidates' pages link to which others (pages.links, as the crawler found them): an
- * overview page that links to a page it names, and is not linked back, defers to it. One lookup of
- * the pages' links by (client, url).
+ * overview page that links to a page it names, and is not linked back, defers to it. Each pair of
+ * candidate pages is tested against the first one's link list (~40 pages: 1.5 ms on the bench's
+ * PostgreSQL and Django crawls); looking every link up by (client, url) took 6.5.
  */
 async function linksAmong(db: Queryable, clientId: string, candidates: RetrievalCandidate[]): Promise<Record<string, string[]>> {
   const pageIds = [...new Set(candidates.map((c) => c.pageId).filter((id): id is string => id !== null))];
   if (pageIds.length < 2) return {};
   const { rows } = await db.query<{ page: string; linked: string[] }>(
-    `SELECT p.id::text AS page, array_agg(DISTINCT q.id::text) AS linked
-       FROM pages p CROSS JOIN LATERAL unnest(p.links) AS l(url)
-       JOIN pages q ON q.client_id = p.client_id AND q.url = l.url
-      WHERE p.client_id = $1 AND p.id = ANY($2::uuid[]) AND q.id = ANY($2::uuid[]) AND q.id <> p.id
+    `SELECT p.id::text AS page, array_agg(q.id::text) AS linked
+       FROM pages p
+       JOIN pages q ON q.id = ANY($2::uuid[]) AND q.id <> p.id AND q.client_id = p.client_id AND q.url = ANY(p.links)
+      WHERE p.client_id = $1 AND p.id = ANY($2::uuid[])
       GROUP BY p.id`,
     [clientId, pageIds],
   );
