@@ -341,6 +341,11 @@ function lineBlockAt(sentences: Sentence[], index: number): { end: number; lines
   return { end, lines: sentences.slice(index, end).map((s) => s.text) };
 }
 
+/** Lines `from` to `to` (exclusive) as code: each with the indentation it has on the page. */
+function codeLines(sentences: Sentence[], from: number, to: number): string[] {
+  return sentences.slice(from, to).map((s) => `${s.indent ?? ''}${s.text}`);
+}
+
 /**
  * The code example a sentence ending in a colon introduces ("To add a column, use a command like:"):
  * the block of lines right after it, when it reads as code and is short, else nothing. Marks like
@@ -359,7 +364,7 @@ export function codeExampleAt(sentences: Sentence[], index: number): { end: numb
     lines.some((l) => /\[\d{1,3}\]/.test(l) || TYPED_PARAMETER.test(l))
   )
     return undefined;
-  return { end: block.end, lines: sentences.slice(index, block.end).map((s) => `${s.indent ?? ''}${s.text}`) };
+  return { end: block.end, lines: codeLines(sentences, index, block.end) };
 }
 
 /** The end of a sentence that says an example comes next without a colon ("…URLs such as the following"). */
@@ -858,14 +863,7 @@ export function composeAnswer(
         if (words + listWords > budget) break;
         // Commands, each a block of its own ("run the following commands:", then "$ python manage.py
         // runserver" and its Windows twin), are lines of code, fenced, not items joined with commas.
-        if (list.lines.every((line) => CODE.test(line)))
-          picked.push({
-            text: sentences
-              .slice(i, list.end)
-              .map((c) => `${c.indent ?? ''}${c.text}`)
-              .join('\n'),
-            code: true,
-          });
+        if (list.lines.every((line) => CODE.test(line))) picked.push({ text: codeLines(sentences, i, list.end).join('\n'), code: true });
         else last.text = `${last.text} ${list.lines.join(', ')}.`;
         words += listWords;
         i = list.end - 1;
@@ -885,8 +883,10 @@ export function composeAnswer(
     }
     if (commandLines.has(i)) {
       // Its lines stay lines, fenced: the sentence's opening ends where they start and goes on after them.
-      const lines = [`${s.indent ?? ''}${s.text}`];
-      while (commandLines.has(i + 1)) lines.push(`${(sentences[++i] as Sentence).indent ?? ''}${(sentences[i] as Sentence).text}`);
+      let end = i + 1;
+      while (commandLines.has(end)) end++;
+      const lines = codeLines(sentences, i, end);
+      i = end - 1;
       picked.push({ text: lines.join('\n'), code: true });
       words += lines.join(' ').split(' ').length;
       continue;
