@@ -61,3 +61,35 @@ for (const [word, other] of OTHER) {
 export function otherFormStems(stem: string): readonly string[] {
   return OTHER_STEMS.get(stem) ?? [];
 }
+
+/**
+ * Phrasal verbs whose noun pages write as one word: "how do I *back up* my database" of a page titled
+ * "Backup and Restore", "*set up*" of "setup", "*log in*" of "login", "*roll back*" of "rollback". The
+ * verb in any form ("backing up", "logged in"); the one word is searched as a context word.
+ */
+const PHRASAL: [string, string, string][] = [
+  ['back', 'up', 'backup'],
+  ['set', 'up', 'setup'],
+  ['log', 'in', 'login'],
+  ['log', 'out', 'logout'],
+  ['sign', 'up', 'signup'],
+  ['shut', 'down', 'shutdown'],
+  ['start', 'up', 'startup'],
+  ['clean', 'up', 'cleanup'],
+  ['look', 'up', 'lookup'],
+  ['roll', 'back', 'rollback'],
+  ['check', 'out', 'checkout'],
+  ['plug', 'in', 'plugin'],
+  ['work', 'around', 'workaround'],
+  ['pick', 'up', 'pickup'],
+  ['fall', 'back', 'fallback'],
+];
+const PHRASAL_RE = PHRASAL.map(([verb, particle, noun]): [RegExp, string] => [
+  new RegExp(`\\b${verb}(?:s|ed|ing|${verb.at(-1)}ed|${verb.at(-1)}ing)?\\s+${particle}\\b`),
+  noun,
+]);
+
+/** The one-word nouns of the phrasal verbs in the text (lower-cased, accents folded). */
+export function phrasalNouns(folded: string): string[] {
+  return PHRASAL_RE.filter(([re]) => re.test(folded)).map(([, noun]) => noun);
+}

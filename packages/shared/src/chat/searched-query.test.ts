@@ -31,6 +31,19 @@ describe('searchedQuery', () => {
     expect(searchedQuery(message).query.split(' ')).toContain(word);
   });
 
+  it.each([
+    ['How do I back up my database to a file?', 'backup'],
+    ['backing up the media folder', 'backup'],
+    ['it got rolled back', 'rollback'],
+    ['I logged in twice', 'login'],
+    ['how do I set up the server', 'setup'],
+    ['can I plug in my own parser', 'plugin'],
+  ])('searches the one-word noun of a phrasal verb (%j: %s)', (message, word) => {
+    const s = searchedQuery(message);
+    expect(s.query.split(' ')).toContain(word);
+    expect(s.focus).toBe(message);
+  });
+
   it('searches a question for a measure without its adjective, in the visitor’s words too', () => {
     expect(searchedQuery('How long is the warranty?')).toEqual({ query: 'how is the warranty?' });
     expect(searchedQuery('How big can a database be?')).toEqual({ query: 'how can a database be?' });
@@ -49,5 +62,8 @@ describe('searchedQuery', () => {
     expect(searchedQuery('How do I add an app to the db?')).toEqual({ query: 'How do I add an app to the db?' });
     // Nor a clipped word inside another ("photography" is no "photo"); nor a one-way abbreviation backwards.
     expect(searchedQuery('photography classes for a year')).toEqual({ query: 'photography classes for a year' });
+    // Nor a verb with a particle that makes no noun, or the words apart ("back it up").
+    expect(searchedQuery('set off up the hill')).toEqual({ query: 'set off up the hill' });
+    expect(searchedQuery('settle up the bill, then back it up')).toEqual({ query: 'settle up the bill, then back it up' });
   });
 });
