@@ -63,17 +63,19 @@ export function otherFormStems(stem: string): readonly string[] {
 }
 
 /**
- * Phrasal verbs whose noun pages write as one word: "how do I *back up* my database" of a page titled
- * "Backup and Restore", "*set up*" of "setup", "*log in*" of "login", "*roll back*" of "rollback". The
- * verb in any form ("backing up", "logged in"); the one word is searched as a context word.
+ * Phrasal verbs, searched in the words pages use for them: the noun pages write as one word ("how do
+ * I *back up* my database" of a page titled "Backup and Restore", "*rolled back*" of "rollback", "*log
+ * in*" of "login"), and the one verb reference pages name the act with ("*turn on* write-ahead
+ * logging" of "enable", "*get rid of* the warning" of "remove", "*find out*" of "determine"). The verb
+ * in any form ("backing up", "logged in", "got rid of"); the words are searched as context words.
  */
-const PHRASAL: [string, string, string][] = [
+const PHRASAL: [verb: string, particle: string, words: string][] = [
   ['back', 'up', 'backup'],
-  ['set', 'up', 'setup'],
+  ['set', 'up', 'setup configure'],
   ['log', 'in', 'login'],
   ['log', 'out', 'logout'],
-  ['sign', 'up', 'signup'],
-  ['shut', 'down', 'shutdown'],
+  ['sign', 'up', 'signup register'],
+  ['shut', 'down', 'shutdown stop'],
   ['start', 'up', 'startup'],
   ['clean', 'up', 'cleanup'],
   ['look', 'up', 'lookup'],
@@ -83,13 +85,30 @@ const PHRASAL: [string, string, string][] = [
   ['work', 'around', 'workaround'],
   ['pick', 'up', 'pickup'],
   ['fall', 'back', 'fallback'],
+  ['turn|switch', 'on', 'enable activate'],
+  ['turn|switch', 'off', 'disable deactivate'],
+  ['get|got|gotten', 'rid of', 'remove delete'],
+  ['find|found', 'out', 'determine'],
+  ['figure', 'out', 'determine'],
+  ['throw|threw|thrown', 'away', 'discard'],
+  ['leave|left', 'out', 'omit exclude'],
+  ['keep|kept', 'track of', 'track monitor'],
+  ['speed', 'up', 'faster performance'],
+  ['spin|spun', 'up', 'start'],
 ];
-const PHRASAL_RE = PHRASAL.map(([verb, particle, noun]): [RegExp, string] => [
-  new RegExp(`\\b${verb}(?:s|ed|ing|${verb.at(-1)}ed|${verb.at(-1)}ing)?\\s+${particle}\\b`),
-  noun,
+/** A verb's forms: "turn" → turns, turned, turning; "log" → logged, logging; "figure" → figured. */
+function verbForms(verb: string): string {
+  return verb
+    .split('|')
+    .map((v) => (v.endsWith('e') ? `${v}(?:s|d)?|${v.slice(0, -1)}ing` : `${v}(?:s|ed|ing|${v.at(-1)}ed|${v.at(-1)}ing)?`))
+    .join('|');
+}
+const PHRASAL_RE = PHRASAL.map(([verb, particle, words]): [RegExp, string] => [
+  new RegExp(`\\b(?:${verbForms(verb)})\\s+${particle.replace(' ', '\\s+')}\\b`),
+  words,
 ]);
 
-/** The one-word nouns of the phrasal verbs in the text (lower-cased, accents folded). */
-export function phrasalNouns(folded: string): string[] {
-  return PHRASAL_RE.filter(([re]) => re.test(folded)).map(([, noun]) => noun);
+/** The words pages use for the phrasal verbs in the text (lower-cased, accents folded). */
+export function phrasalWords(folded: string): string[] {
+  return PHRASAL_RE.filter(([re]) => re.test(folded)).map(([, words]) => words);
 }

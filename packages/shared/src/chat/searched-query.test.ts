@@ -38,7 +38,12 @@ describe('searchedQuery', () => {
     ['I logged in twice', 'login'],
     ['how do I set up the server', 'setup'],
     ['can I plug in my own parser', 'plugin'],
-  ])('searches the one-word noun of a phrasal verb (%j: %s)', (message, word) => {
+    ['How do I turn on write-ahead logging?', 'enable'],
+    ['switching off the cache', 'disable'],
+    ['how do I get rid of this warning', 'remove'],
+    ['I finally figured out the port', 'determine'],
+    ['leaving out the header row', 'omit'],
+  ])('searches the words pages use for a phrasal verb (%j: %s)', (message, word) => {
     const s = searchedQuery(message);
     expect(s.query.split(' ')).toContain(word);
     expect(s.focus).toBe(message);
