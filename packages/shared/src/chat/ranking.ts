@@ -285,6 +285,38 @@ export function deferToLinked<C extends ScoredChunk>(
   return deferTo ? [deferTo, top, ...rest.filter((p) => p !== deferTo)] : pages;
 }
 
+/** A site's release notes or changelog, by its address or title: "releases/1.9.html", "What's New in Python 2.5", "Changelog". */
+const CHANGELOG_URL = /\/(?:(?:releases?|release-?notes|changelog|changes|whatsnew)(?:\/|\.\w+$|$)|release-\d)/i;
+const CHANGELOG_TITLE = /\b(?:release notes|changelog|change log|what[’']?s new|release \d)/i;
+/** A question about versions or what changed in one: its words name a version, a release or a change. */
+const ABOUT_CHANGES = /^(?:\d.*|new|chang|releas|version|upgrad|deprec|ad|remov|introduc|sinc)$/;
+
+export function isChangelog(page: Pick<RetrievalCandidate, 'url' | 'title'>): boolean {
+  let path = page.url;
+  try {
+    path = new URL(page.url).pathname;
+  } catch {}
+  return CHANGELOG_URL.test(path) || CHANGELOG_TITLE.test(page.title);
+}
+
+/**
+ * The pages with a release-notes page that ranks first put after the next page that is not one and
+ * scores at least relatedPageRatio of it, unless the question asks about versions or changes: release
+ * notes name every feature of their release in a sentence (a LaTeX bug fixed, "a bare except: still
+ * catches all exceptions") and link to the page that treats it.
+ */
+export function changelogLast<C extends ScoredChunk>(
+  pages: RankedPage<C>[],
+  stats: Pick<RankingStats, 'queryTerms'>,
+  params: RankingParams,
+): RankedPage<C>[] {
+  const [top, ...rest] = pages;
+  if (!top || !isChangelog(top.chunks[0] as C) || stats.queryTerms.some((t) => ABOUT_CHANGES.test(t))) return pages;
+  const next = rest.find((p) => !isChangelog(p.chunks[0] as C));
+  if (!next || next.score < params.relatedPageRatio * top.score) return pages;
+  return [next, top, ...rest.filter((p) => p !== next)];
+}
+
 /** The pages an answer draws on: the best, and the next ones that score close to it. */
 export function sourcePages<C extends ScoredChunk>(pages: RankedPage<C>[], params: RankingParams): RankedPage<C>[] {
   const [top, ...rest] = pages;

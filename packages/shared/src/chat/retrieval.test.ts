@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { type RetrievalCandidate, stopTerms, withInnerHeadings } from '../db/retrieval.ts';
-import { absentLimit, absentShare, DEFAULT_RANKING, namesIn, type RankingStats, RRF_K, scoreChunks, termWeights } from './ranking.ts';
+import {
+  absentLimit,
+  absentShare,
+  DEFAULT_RANKING,
+  isChangelog,
+  namesIn,
+  type RankingStats,
+  RRF_K,
+  scoreChunks,
+  termWeights,
+} from './ranking.ts';
 import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf, wordsApart } from './retrieval.ts';
 import { withoutMeasureWords } from './searched-query.ts';
 
@@ -144,6 +154,46 @@ describe('rankPassages', () => {
     expect(rankPassages([overview, thin], { ...q, pageLinks: { overview: ['thin'] } }, settings)[0]?.url).toBe(
       'https://site.example/overview',
     );
+  });
+});
+
+describe('release notes', () => {
+  // Release notes name every feature of their release in a sentence: asked how to do something, the
+  // page that treats it goes first when it scores close; asked about a version or a change, they stay.
+  const notes = holding(
+    { pageId: 'notes', url: 'https://site.example/releases/1.9.html', title: 'Django 1.9 release notes', vectorRank: 1 },
+    3,
+    [0, 1],
+  );
+  const topic = holding({ pageId: 'topic', url: 'https://site.example/topics/pdf.html', vectorRank: 3 }, 3, [0, 1]);
+  const order = (terms: string[], ranking = DEFAULT_RANKING) =>
+    rankPassages([notes, topic], stats(terms, [1, 1, 1]), { passages: 6, ranking }).map((p) => p.url);
+
+  it('puts release notes after the next page that is not one, when it scores close', () => {
+    expect(order(['latex', 'pdf', 'build'])).toEqual(['https://site.example/topics/pdf.html', 'https://site.example/releases/1.9.html']);
+    // Not when that page scores far below them.
+    expect(order(['latex', 'pdf', 'build'], { ...DEFAULT_RANKING, relatedPageRatio: 0.999 })[0]).toBe(
+      'https://site.example/releases/1.9.html',
+    );
+  });
+
+  it('leaves them first for a question about a version or what changed', () => {
+    expect(order(['django', '3.2', 'support'])[0]).toBe('https://site.example/releases/1.9.html');
+    expect(order(['new', 'pdf', 'build'])[0]).toBe('https://site.example/releases/1.9.html');
+    expect(order(['upgrad', 'pdf', 'build'])[0]).toBe('https://site.example/releases/1.9.html');
+  });
+
+  it.each([
+    ['https://docs.example/releases/3.2.html', 'Django 3.2 release notes', true],
+    ['https://docs.example/whatsnew/2.5.html', 'What’s New in Python 2.5', true],
+    ['https://docs.example/changes.html', 'Changelog', true],
+    ['https://docs.example/release-15-1.html', 'E.1. Release 15.1', true],
+    ['https://docs.example/CHANGELOG.md', 'CHANGELOG', true],
+    ['https://docs.example/howto/upgrade-version.html', 'How to upgrade Django to a newer version', false],
+    ['https://docs.example/git-log.html', 'git-log - Show commit logs', false],
+    ['https://docs.example/changes-in-behaviour.html', 'Data changes', false],
+  ])('tells release notes by address or title (%s, %j)', (url, title, expected) => {
+    expect(isChangelog({ url, title })).toBe(expected);
   });
 });
 
