@@ -56,6 +56,56 @@ describe('sentencesOf', () => {
   });
 });
 
+describe('sentencesOf: a paragraph opening with a command', () => {
+  it('is prose when a plain word opens the paragraph, not a joining word, code or a second piece', () => {
+    const s = sentencesOf(
+      [
+        // A passage's first line may be the rest of a sentence its chunk cut.
+        "results in a 'memory leak' with both the native memory and the object.",
+        '',
+        'make latexpdf runs the LaTeX builder and readily invokes the pdfTeX toolchain for you.',
+        '',
+        'where sourcedir is the source directory, and builddir is the output directory.',
+        '',
+        'buffer {Buffer} Either a string or a buffer to write to the stream.',
+        '',
+        'port integer If the column is set, the port number is used.',
+        // A wrapped line opens no paragraph.
+        'pip installs the package and every package it depends on.',
+        '',
+        'git commit records the changes staged in the index.',
+      ].join('\n'),
+    );
+    expect(s.map((x) => [x.text.split(' ', 2).join(' '), x.prose])).toEqual([
+      ['results in', false],
+      ['make latexpdf', true],
+      ['where sourcedir', false],
+      ['buffer {Buffer}', false],
+      ['port integer', false],
+      ['pip installs', false],
+      ['git commit', true],
+    ]);
+  });
+
+  it('answers from it', () => {
+    const a = composeAnswer('How do I get a PDF of my documentation?', [
+      passage(
+        'q',
+        'https://docs.example/usage/quickstart.html',
+        [
+          'This will build HTML docs in the build directory you chose.',
+          '',
+          'How do I generate PDF documents?',
+          '',
+          'make latexpdf runs the LaTeX builder and readily invokes the pdfTeX toolchain for you.',
+        ].join('\n'),
+        'Getting Started',
+      ),
+    ]);
+    expect(a.text).toContain('make latexpdf runs the LaTeX builder');
+  });
+});
+
 describe('composeAnswer', () => {
   it('quotes the answering sentence of the best page and cites only what it quotes', () => {
     const out = composeAnswer('what is the default port', [

@@ -5,7 +5,7 @@ import { siteSize } from '../../chat/ranking.ts';
 import { searchedQuery } from '../../chat/searched-query.ts';
 import { emailsIn, type Found, listedPhonesIn } from '../../contact-details.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
-import { analyze, oneEditApart, type Term } from '../text/text-analysis.ts';
+import { analyze, isStopWord, oneEditApart, type Term } from '../text/text-analysis.ts';
 import type { ChatPassage } from './chat-provider.ts';
 import { stripCitationMarks } from './citations.ts';
 
@@ -181,7 +181,7 @@ function keepTogether(line: string): string {
 /** Two words at least, the first capitalised, before the price: a named item, not a bare amount. */
 const PRICE_LINE = /^\p{Lu}[\p{L}'’&.-]*(?:\s+[\p{L}'’&.-]+)+/u;
 
-function isProse(text: string, words: number): boolean {
+function isProse(text: string, words: number, blockStart = false): boolean {
   if (UNSPACED_TEXT.test(text)) return text.length >= 6 && /[。！？.!?]$/u.test(text);
   // A sentence that ends in a phone number or an address ("Call the workshop: 020 123 4567") is
   // judged by its words: the number has no letters and no full stop.
@@ -204,10 +204,26 @@ function isProse(text: string, words: number): boolean {
   const alphanumerics = (text.match(/[\p{L}\p{N}]/gu) ?? []).length;
   if (alphanumerics < 0.6 * text.replace(/\s/g, '').length) return false;
   // A lower-case opening is the middle of a sentence or a table's cells ("identity_increment
-  // character_data If the column…"), unless it names code ("fs.readFile() reads…").
+  // character_data If the column…"), unless it names code ("fs.readFile() reads…") or opens a
+  // paragraph with a command ("make latexpdf runs the LaTeX builder…", its code markup gone): a plain
+  // word that no piece broken off a sentence opens with ("where sourcedir is…" after an example), no
+  // capitalised joining word further on starting a second piece (a table's cells run together), no
+  // code's symbols. A wrapped line of a source listing's comment opens no paragraph.
   const first = text.split(/\s/, 1)[0] ?? '';
-  return !/^\p{Ll}/u.test(first) || /[.(]/.test(first);
+  if (!/^\p{Ll}/u.test(first) || /[.(]/.test(first)) return true;
+  return (
+    blockStart &&
+    words >= 5 &&
+    /[.!?]$/.test(text) &&
+    /^[a-z][a-z0-9-]* [\p{L}\d.-]+ /u.test(text) &&
+    !isStopWord(first) &&
+    !RESTARTS.test(text) &&
+    !/[{}<>=*|[\]]/.test(text)
+  );
 }
+
+/** A capitalised joining word after the first: a second sentence's or cell's start run into the first. */
+const RESTARTS = /\s(?:If|The|This|These|A|An|When|For|In|It|Otherwise|See|Note|Default|Returns?)\s/;
 
 /** Whether a text closes more round or square brackets than it opens. */
 function unbalanced(text: string): boolean {
@@ -282,7 +298,8 @@ export function sentencesOf(content: string): Sentence[] {
       out.push({
         text,
         words,
-        prose: isProse(text, words),
+        // A passage's first line may be the rest of a sentence its chunk cut: it opens no paragraph.
+        prose: isProse(text, words, blockStart && out.length > 0),
         line: parts.length === 1,
         blockStart,
         row: false,
