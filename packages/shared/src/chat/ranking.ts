@@ -300,21 +300,24 @@ export function isChangelog(page: Pick<RetrievalCandidate, 'url' | 'title'>): bo
 }
 
 /**
- * The pages with a release-notes page that ranks first put after the next page that is not one and
- * scores at least relatedPageRatio of it, unless the question asks about versions or changes: release
- * notes name every feature of their release in a sentence (a LaTeX bug fixed, "a bare except: still
- * catches all exceptions") and link to the page that treats it.
+ * The pages with release notes after every page that is not, unless the question asks about versions
+ * or changes, or release notes rank first and no other page scores at least relatedPageRatio of
+ * them: release notes name every feature of their release in a sentence (a LaTeX bug fixed, "a bare
+ * except: still catches all exceptions") and link to the page that treats it.
  */
 export function changelogLast<C extends ScoredChunk>(
   pages: RankedPage<C>[],
   stats: Pick<RankingStats, 'queryTerms'>,
   params: RankingParams,
 ): RankedPage<C>[] {
-  const [top, ...rest] = pages;
-  if (!top || !isChangelog(top.chunks[0] as C) || stats.queryTerms.some((t) => ABOUT_CHANGES.test(t))) return pages;
-  const next = rest.find((p) => !isChangelog(p.chunks[0] as C));
-  if (!next || next.score < params.relatedPageRatio * top.score) return pages;
-  return [next, top, ...rest.filter((p) => p !== next)];
+  const [top] = pages;
+  if (!top || stats.queryTerms.some((t) => ABOUT_CHANGES.test(t))) return pages;
+  const notes = pages.filter((p) => isChangelog(p.chunks[0] as C));
+  if (notes.length === 0) return pages;
+  const others = pages.filter((p) => !notes.includes(p));
+  const first = others[0];
+  if (notes.includes(top) && (!first || first.score < params.relatedPageRatio * top.score)) return pages;
+  return [...others, ...notes];
 }
 
 /** The pages an answer draws on: the best, and the next ones that score close to it. */

@@ -177,6 +177,23 @@ describe('release notes', () => {
     );
   });
 
+  it('puts release notes after every page that is not one, as a further source too', () => {
+    const other = holding({ pageId: 'other', url: 'https://site.example/other.html', vectorRank: 5 }, 3, [0]);
+    const second = (over: Partial<RetrievalCandidate>) =>
+      rankPassages([topic, { ...notes, ...over }, other], stats(['latex', 'pdf', 'build'], [1, 1, 1]), settings).map((p) => p.url);
+    expect(second({ vectorRank: 2 })).toEqual([
+      'https://site.example/topics/pdf.html',
+      'https://site.example/other.html',
+      'https://site.example/releases/1.9.html',
+    ]);
+    // The same page not being release notes keeps its place.
+    expect(second({ vectorRank: 2, url: 'https://site.example/howto/pdf.html', title: 'PDF output' })).toEqual([
+      'https://site.example/howto/pdf.html',
+      'https://site.example/topics/pdf.html',
+      'https://site.example/other.html',
+    ]);
+  });
+
   it('leaves them first for a question about a version or what changed', () => {
     expect(order(['django', '3.2', 'support'])[0]).toBe('https://site.example/releases/1.9.html');
     expect(order(['new', 'pdf', 'build'])[0]).toBe('https://site.example/releases/1.9.html');
