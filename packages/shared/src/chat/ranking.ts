@@ -288,36 +288,57 @@ export function deferToLinked<C extends ScoredChunk>(
 /** A site's release notes or changelog, by its address or title: "releases/1.9.html", "What's New in Python 2.5", "Changelog". */
 const CHANGELOG_URL = /\/(?:(?:releases?|release-?notes|changelog|changes|whatsnew)(?:\/|\.\w+$|$)|release-\d)/i;
 const CHANGELOG_TITLE = /\b(?:release notes|changelog|change log|what[’']?s new|release \d)/i;
-/** A question about versions or what changed in one: its words name a version, a release or a change. */
-const ABOUT_CHANGES = /^(?:\d.*|new|chang|releas|version|upgrad|deprec|ad|remov|introduc|sinc)$/;
+/** A documentation generator's listing of a module's source (Sphinx's viewcode: "_modules/django/core/paginator.html"). */
+const SOURCE_LISTING_URL = /\/_modules\//;
+
+/**
+ * Pages that speak of everything in passing — a release's notes, a module's source listing — and what
+ * a question that asks for them says (a version or a change; the source or the implementation).
+ */
+const ASIDES: { is: (path: string, title: string) => boolean; asked: RegExp }[] = [
+  {
+    is: (path, title) => CHANGELOG_URL.test(path) || CHANGELOG_TITLE.test(title),
+    asked: /^(?:v?\d+\.\d.*|new|chang|releas|version|upgrad|deprec|ad|remov|introduc|sinc)$/,
+  },
+  { is: (path) => SOURCE_LISTING_URL.test(path), asked: /^(?:sourc|implement)$/ },
+];
+
+function pathOf(url: string): string {
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return url;
+  }
+}
 
 export function isChangelog(page: Pick<RetrievalCandidate, 'url' | 'title'>): boolean {
-  let path = page.url;
-  try {
-    path = new URL(page.url).pathname;
-  } catch {}
-  return CHANGELOG_URL.test(path) || CHANGELOG_TITLE.test(page.title);
+  return (ASIDES[0] as (typeof ASIDES)[number]).is(pathOf(page.url), page.title);
 }
 
 /**
- * The pages with release notes after every page that is not, unless the question asks about versions
- * or changes, or release notes rank first and no other page scores at least relatedPageRatio of
- * them: release notes name every feature of their release in a sentence (a LaTeX bug fixed, "a bare
- * except: still catches all exceptions") and link to the page that treats it.
+ * The pages with release notes and source listings after every page that is not one, unless the
+ * question asks for them (a version or a change; the source), or one ranks first and no other page
+ * scores at least relatedPageRatio of it. Release notes name every feature of their release in a
+ * sentence (a LaTeX bug fixed, "a bare except: still catches all exceptions"), a source listing every
+ * name of its module in a line of code or a docstring; both link to the page that treats it.
  */
-export function changelogLast<C extends ScoredChunk>(
+export function asidesLast<C extends ScoredChunk>(
   pages: RankedPage<C>[],
   stats: Pick<RankingStats, 'queryTerms'>,
   params: RankingParams,
 ): RankedPage<C>[] {
   const [top] = pages;
-  if (!top || stats.queryTerms.some((t) => ABOUT_CHANGES.test(t))) return pages;
-  const notes = pages.filter((p) => isChangelog(p.chunks[0] as C));
-  if (notes.length === 0) return pages;
-  const others = pages.filter((p) => !notes.includes(p));
+  if (!top) return pages;
+  const kinds = ASIDES.filter((k) => !stats.queryTerms.some((t) => k.asked.test(t)));
+  const aside = pages.filter((p) => {
+    const c = p.chunks[0] as C;
+    return kinds.some((k) => k.is(pathOf(c.url), c.title));
+  });
+  if (aside.length === 0) return pages;
+  const others = pages.filter((p) => !aside.includes(p));
   const first = others[0];
-  if (notes.includes(top) && (!first || first.score < params.relatedPageRatio * top.score)) return pages;
-  return [...others, ...notes];
+  if (aside.includes(top) && (!first || first.score < params.relatedPageRatio * top.score)) return pages;
+  return [...others, ...aside];
 }
 
 /** The pages an answer draws on: the best, and the next ones that score close to it. */

@@ -157,7 +157,7 @@ describe('rankPassages', () => {
   });
 });
 
-describe('release notes', () => {
+describe('release notes and source listings', () => {
   // Release notes name every feature of their release in a sentence: asked how to do something, the
   // page that treats it goes first when it scores close; asked about a version or a change, they stay.
   const notes = holding(
@@ -194,8 +194,21 @@ describe('release notes', () => {
     ]);
   });
 
+  it('puts a module’s source listing after the pages that treat its names, unless the source is asked for', () => {
+    const listing = holding(
+      { pageId: 'src', url: 'https://site.example/_modules/django/core/paginator.html', title: 'django.core.paginator', vectorRank: 1 },
+      3,
+      [0, 1],
+    );
+    const urls = (terms: string[]) => rankPassages([listing, topic], stats(terms, [1, 1, 1]), settings).map((p) => p.url);
+    expect(urls(['pagin', 'elid', 'rang'])[0]).toBe('https://site.example/topics/pdf.html');
+    expect(urls(['pagin', 'sourc', 'rang'])[0]).toBe('https://site.example/_modules/django/core/paginator.html');
+  });
+
   it('leaves them first for a question about a version or what changed', () => {
     expect(order(['django', '3.2', 'support'])[0]).toBe('https://site.example/releases/1.9.html');
+    // A status code is no version.
+    expect(order(['403', 'pdf', 'build'])[0]).toBe('https://site.example/topics/pdf.html');
     expect(order(['new', 'pdf', 'build'])[0]).toBe('https://site.example/releases/1.9.html');
     expect(order(['upgrad', 'pdf', 'build'])[0]).toBe('https://site.example/releases/1.9.html');
   });

@@ -7,8 +7,8 @@ import { asksForPrice, mayAskForPrice, statesPrice } from './price-question.ts';
 import {
   absentLimit,
   absentShare,
+  asidesLast,
   byScore,
-  changelogLast,
   DEFAULT_RANKING,
   deferToLinked,
   type RankingParams,
@@ -306,7 +306,7 @@ export function rankPassages(
   // Comparing texts is the costly step: only the head of the ranking can reach the model.
   const distinct = dropNearDuplicates(scored.slice(0, DEDUPE_WINDOW));
   const ranked = rankPages(distinct, { ...params, secondChunkWeight: secondChunkShare(params, stats.corpusDocs) });
-  const pages = sourcePages(deferToLinked(changelogLast(ranked, stats, params), stats.pageLinks, params), params);
+  const pages = sourcePages(deferToLinked(asidesLast(ranked, stats, params), stats.pageLinks, params), params);
   return pages.flatMap((p) => p.chunks.slice(0, MAX_CHUNKS_PER_PAGE)).slice(0, settings.passages);
 }
 
