@@ -103,12 +103,28 @@ function verbForms(verb: string): string {
     .map((v) => (v.endsWith('e') ? `${v}(?:s|d)?|${v.slice(0, -1)}ing` : `${v}(?:s|ed|ing|${v.at(-1)}ed|${v.at(-1)}ing)?`))
     .join('|');
 }
-const PHRASAL_RE = PHRASAL.map(([verb, particle, words]): [RegExp, string] => [
+const PHRASAL_RE = PHRASAL.map(([verb, particle, words]): [RegExp, string, boolean] => [
   new RegExp(`\\b(?:${verbForms(verb)})\\s+${particle.replace(' ', '\\s+')}\\b`),
   words,
+  // "check out" is the checkout a hotel's page names; "turn on" is no thing of its own.
+  !words.split(' ').includes(`${verb.split('|')[0]}${particle.replace(' ', '')}`),
 ]);
 
 /** The words pages use for the phrasal verbs in the text (lower-cased, accents folded). */
 export function phrasalWords(folded: string): string[] {
   return PHRASAL_RE.filter(([re]) => re.test(folded)).map(([, words]) => words);
+}
+
+/**
+ * The stems of the words of the phrasal verbs in the text that name no thing ("turn" of "turn on",
+ * "get" and "rid" of "got rid of"): what they ask is in the words searched for them, not in a verb the
+ * site need not use. A phrasal verb whose noun pages name ("check out" of a hotel's checkout) is not one.
+ */
+export function phrasalVerbStems(folded: string): Set<string> {
+  const out = new Set<string>();
+  for (const [re, , frame] of PHRASAL_RE) {
+    if (!frame) continue;
+    for (const m of folded.match(new RegExp(re.source, 'g')) ?? []) for (const t of analyze(m)) out.add(t.stem);
+  }
+  return out;
 }

@@ -1,7 +1,8 @@
 import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
+import { foldForIntent } from '../intent/classifier.ts';
 import { guessLanguage } from '../providers/chat/canned-replies.ts';
 import { isStopWord } from '../providers/text/text-analysis.ts';
-import { otherFormStems } from './clippings.ts';
+import { otherFormStems, phrasalVerbStems } from './clippings.ts';
 import { mayAskForPrice } from './price-question.ts';
 
 /**
@@ -383,6 +384,9 @@ export function absentShare(
   // "How much does it cost", "¿cuánto cuesta…?": the price rule (price-question.ts) asks the best page
   // for an amount; the words that ask for one are not what the site must name.
   const pricing = options.message !== undefined && mayAskForPrice(options.message);
+  // "*turn on* two-factor authentication": the verb of a phrasal verb says nothing of the topic; what
+  // it asks is searched as context words ("enable", clippings.ts).
+  const phrasal = phrasalVerbStems(foldForIntent(options.message ?? ''));
   let mass = 0;
   let absent = 0;
   const exponent = siteSize(stats.corpusDocs);
@@ -395,6 +399,7 @@ export function absentShare(
     if (
       stats.termFocus[i] === false ||
       INTENT_STEMS.has(t) ||
+      phrasal.has(t) ||
       ((stats.termDf[i] ?? 0) === 0 && (WHEN_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)))) ||
       isCompoundOf(t, terms) ||
       // "photos" of a site that says "photographs" (clippings.ts: the other form is searched too).

@@ -241,6 +241,18 @@ describe('absentShare (declining)', () => {
     expect(absentShare(context, DEFAULT_RANKING)).toBe(0);
   });
 
+  it('does not count the verb of a phrasal verb that names no thing, only one whose noun pages use', () => {
+    // "turn on" is searched as "enable": a site never speaking of two-factor anything is not made to
+    // answer by saying "turn" somewhere.
+    const twoFactor = stats(['account', 'authent', 'factor', 'turn', 'two', 'two-factor'], [13, 10, 0, 5, 86, 0], 2261);
+    const message = 'How do I turn on two-factor authentication for my account?';
+    expect(absentShare(twoFactor, DEFAULT_RANKING)).toBeLessThan(0.3);
+    expect(absentShare(twoFactor, DEFAULT_RANKING, { message })).toBeGreaterThan(0.3);
+    // A hotel's "late check-out": "check out" is its checkout, and counts.
+    const late = stats(['check', 'late'], [3, 0], 5);
+    expect(absentShare(late, DEFAULT_RANKING, { message: 'Can we check out late?' })).toBe(0.5);
+  });
+
   it('counts a verb of trade neither present nor absent: the thing asked about decides', () => {
     // A tea shop's pages say "We sell … teas": "Do you sell coffee?" is all absent, "Do you sell teapots?" not.
     expect(absentShare(stats(['sell', 'coffe'], [3, 0], 5), DEFAULT_RANKING)).toBe(1);
