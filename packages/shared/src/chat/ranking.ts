@@ -289,6 +289,9 @@ export function deferToLinked<C extends ScoredChunk>(
 /** A site's release notes or changelog, by its address or title: "releases/1.9.html", "What's New in Python 2.5", "Changelog". */
 const CHANGELOG_URL = /\/(?:(?:releases?|release-?notes|changelog|changes|whatsnew)(?:\/|\.\w+$|$)|release-\d)/i;
 const CHANGELOG_TITLE = /\b(?:release notes|changelog|change log|what[’']?s new|release \d)/i;
+function releaseNotes(path: string, title: string): boolean {
+  return CHANGELOG_URL.test(path) || CHANGELOG_TITLE.test(title);
+}
 /** A documentation generator's listing of a module's source (Sphinx's viewcode: "_modules/django/core/paginator.html"). */
 const SOURCE_LISTING_URL = /\/_modules\//;
 
@@ -298,7 +301,7 @@ const SOURCE_LISTING_URL = /\/_modules\//;
  */
 const ASIDES: { is: (path: string, title: string) => boolean; asked: RegExp }[] = [
   {
-    is: (path, title) => CHANGELOG_URL.test(path) || CHANGELOG_TITLE.test(title),
+    is: releaseNotes,
     asked: /^(?:v?\d+\.\d.*|new|chang|releas|version|upgrad|deprec|ad|remov|introduc|sinc)$/,
   },
   { is: (path) => SOURCE_LISTING_URL.test(path), asked: /^(?:sourc|implement)$/ },
@@ -313,7 +316,7 @@ function pathOf(url: string): string {
 }
 
 export function isChangelog(page: Pick<RetrievalCandidate, 'url' | 'title'>): boolean {
-  return (ASIDES[0] as (typeof ASIDES)[number]).is(pathOf(page.url), page.title);
+  return releaseNotes(pathOf(page.url), page.title);
 }
 
 /**

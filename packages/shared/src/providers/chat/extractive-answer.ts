@@ -181,7 +181,7 @@ function keepTogether(line: string): string {
 /** Two words at least, the first capitalised, before the price: a named item, not a bare amount. */
 const PRICE_LINE = /^\p{Lu}[\p{L}'’&.-]*(?:\s+[\p{L}'’&.-]+)+/u;
 
-function isProse(text: string, words: number, blockStart = false): boolean {
+function isProse(text: string, words: number, opensParagraph = false): boolean {
   if (UNSPACED_TEXT.test(text)) return text.length >= 6 && /[。！？.!?]$/u.test(text);
   // A sentence that ends in a phone number or an address ("Call the workshop: 020 123 4567") is
   // judged by its words: the number has no letters and no full stop.
@@ -212,7 +212,7 @@ function isProse(text: string, words: number, blockStart = false): boolean {
   const first = text.split(/\s/, 1)[0] ?? '';
   if (!/^\p{Ll}/u.test(first) || /[.(]/.test(first)) return true;
   return (
-    blockStart &&
+    opensParagraph &&
     words >= 5 &&
     /[.!?]$/.test(text) &&
     /^[a-z][a-z0-9-]* [\p{L}\d.-]+ /u.test(text) &&
