@@ -67,7 +67,9 @@ export function otherFormStems(stem: string): readonly string[] {
  * I *back up* my database" of a page titled "Backup and Restore", "*rolled back*" of "rollback", "*log
  * in*" of "login"), and the one verb reference pages name the act with ("*turn on* write-ahead
  * logging" of "enable", "*get rid of* the warning" of "remove", "*find out*" of "determine"). The verb
- * in any form ("backing up", "logged in", "got rid of"); the words are searched as context words.
+ * in any form ("backing up", "logged in", "got rid of"); the words are searched as context words. And
+ * the verb a visitor sees with, which references write as what a command does: "*see* which index a
+ * query is using" of "show", "*view* the logs" of "display".
  */
 const PHRASAL: [verb: string, particle: string, words: string][] = [
   ['back', 'up', 'backup'],
@@ -95,6 +97,7 @@ const PHRASAL: [verb: string, particle: string, words: string][] = [
   ['keep|kept', 'track of', 'track monitor'],
   ['speed', 'up', 'faster performance'],
   ['spin|spun', 'up', 'start'],
+  ['see|saw|seen|view', '', 'show display'],
 ];
 /** A verb's forms: "turn" → turns, turned, turning; "log" → logged, logging; "figure" → figured. */
 function verbForms(verb: string): string {
@@ -104,10 +107,10 @@ function verbForms(verb: string): string {
     .join('|');
 }
 const PHRASAL_RE = PHRASAL.map(([verb, particle, words]): [RegExp, string, boolean] => [
-  new RegExp(`\\b(?:${verbForms(verb)})\\s+${particle.replace(' ', '\\s+')}\\b`),
+  new RegExp(`\\b(?:${verbForms(verb)})${particle ? `\\s+${particle.replace(' ', '\\s+')}` : ''}\\b`),
   words,
   // "check out" is the checkout a hotel's page names; "turn on" is no thing of its own.
-  !words.split(' ').includes(`${verb.split('|')[0]}${particle.replace(' ', '')}`),
+  particle !== '' && !words.split(' ').includes(`${verb.split('|')[0]}${particle.replace(' ', '')}`),
 ]);
 
 /** The words pages use for the phrasal verbs in the text (lower-cased, accents folded). */

@@ -43,6 +43,8 @@ describe('searchedQuery', () => {
     ['how do I get rid of this warning', 'remove'],
     ['I finally figured out the port', 'determine'],
     ['leaving out the header row', 'omit'],
+    ['How do I see which index a query is using?', 'show'],
+    ['where can I view the logs', 'display'],
   ])('searches the words pages use for a phrasal verb (%j: %s)', (message, word) => {
     const s = searchedQuery(message);
     expect(s.query.split(' ')).toContain(word);
