@@ -106,16 +106,20 @@ function verbForms(verb: string): string {
     .map((v) => (v.endsWith('e') ? `${v}(?:s|d)?|${v.slice(0, -1)}ing` : `${v}(?:s|ed|ing|${v.at(-1)}ed|${v.at(-1)}ing)?`))
     .join('|');
 }
-const PHRASAL_RE = PHRASAL.map(([verb, particle, words]): [RegExp, string, boolean] => [
-  new RegExp(`\\b(?:${verbForms(verb)})${particle ? `\\s+${particle.replace(' ', '\\s+')}` : ''}\\b`),
-  words,
-  // "check out" is the checkout a hotel's page names; "turn on" is no thing of its own.
-  particle !== '' && !words.split(' ').includes(`${verb.split('|')[0]}${particle.replace(' ', '')}`),
-]);
+const PHRASAL_RE = PHRASAL.map(([verb, particle, words]) => {
+  const source = `\\b(?:${verbForms(verb)})${particle ? `\\s+${particle.replace(' ', '\\s+')}` : ''}\\b`;
+  return {
+    re: new RegExp(source),
+    every: new RegExp(source, 'g'),
+    words,
+    // "check out" is the checkout a hotel's page names; "turn on" is no thing of its own.
+    frame: particle !== '' && !words.split(' ').includes(`${verb.split('|')[0]}${particle.replace(' ', '')}`),
+  };
+});
 
 /** The words pages use for the phrasal verbs in the text (lower-cased, accents folded). */
 export function phrasalWords(folded: string): string[] {
-  return PHRASAL_RE.filter(([re]) => re.test(folded)).map(([, words]) => words);
+  return PHRASAL_RE.filter((p) => p.re.test(folded)).map((p) => p.words);
 }
 
 /**
@@ -125,9 +129,9 @@ export function phrasalWords(folded: string): string[] {
  */
 export function phrasalVerbStems(folded: string): Set<string> {
   const out = new Set<string>();
-  for (const [re, , frame] of PHRASAL_RE) {
-    if (!frame) continue;
-    for (const m of folded.match(new RegExp(re.source, 'g')) ?? []) for (const t of analyze(m)) out.add(t.stem);
+  for (const p of PHRASAL_RE) {
+    if (!p.frame) continue;
+    for (const m of folded.match(p.every) ?? []) for (const t of analyze(m)) out.add(t.stem);
   }
   return out;
 }

@@ -336,7 +336,8 @@ export function asidesLast<C extends ScoredChunk>(
   const kinds = ASIDES.filter((k) => !stats.queryTerms.some((t) => k.asked.test(t)));
   const aside = pages.filter((p) => {
     const c = p.chunks[0] as C;
-    return kinds.some((k) => k.is(pathOf(c.url), c.title));
+    const path = pathOf(c.url);
+    return kinds.some((k) => k.is(path, c.title));
   });
   if (aside.length === 0) return pages;
   const others = pages.filter((p) => !aside.includes(p));
