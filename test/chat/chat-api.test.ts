@@ -199,6 +199,23 @@ describe('POST /api/chat (extractive + local embedder)', () => {
     );
   });
 
+  it('quotes the example a sentence’s colon introduces when the chunker put it in the page’s next chunk', async () => {
+    const { clientId } = await createClient(kb.baseUrl, { name: 'Sphinx Docs' });
+    await seeder.seed(clientId, [
+      {
+        url: 'https://sphinx-docs.example/intersphinx',
+        title: 'intersphinx',
+        chunks: [
+          'The intersphinx extension links to the documentation of other projects.\n\nTo add links to modules and objects in the Python standard library documentation, use:',
+          "intersphinx_mapping = {'python': ('https://docs.python.org/3', None)}\n\nThis downloads the objects.inv file of the Python documentation when the project is built.",
+        ],
+      },
+    ]);
+    const res = await chat({ clientId, message: 'How do I link to the Python standard library documentation?' });
+    expect(res.status).toBe(200);
+    expect(res.body.sources.map((s) => s.url)).toEqual(['https://sphinx-docs.example/intersphinx']);
+    expect(res.body.answer).toContain("use:\n```\nintersphinx_mapping = {'python': ('https://docs.python.org/3', None)}\n```");
+  });
   it('cites [k] for sources[k-1]: markers start at 1, appear in order and name every source, no more', async () => {
     for (const message of [
       'How do I make a warranty claim?',

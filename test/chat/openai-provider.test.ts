@@ -96,6 +96,31 @@ describe('chat with the openai providers (against an OpenAI-compatible fake)', (
     expect(res.body.sources[0]?.url).toBe(`${origin}/warranty`);
   });
 
+  it('sends the example a passage’s closing colon introduces, from the page’s next chunk, right after it', async () => {
+    const docs = (await createClient(kb.baseUrl, { name: 'Sphinx Docs' })).clientId;
+    const mapping = "intersphinx_mapping = {'stdlib': ('https://docs.example/3', None)}";
+    await seeder.seed(docs, [
+      {
+        url: 'https://sphinx-docs.example/intersphinx',
+        title: 'intersphinx',
+        chunks: [
+          'The intersphinx extension links to the documentation of other projects.\n\nTo add links to modules and objects in the Python standard library documentation, use:',
+          `${mapping}\n\nThe inventory file is fetched when the project is built.`,
+        ],
+      },
+    ]);
+    const res = await api<ChatBody>(kb.baseUrl, 'POST', '/api/chat', {
+      clientId: docs,
+      message: 'How do I link to the Python standard library documentation?',
+    });
+    expect(res.status).toBe(200);
+    const sent =
+      answerCalls(fake)[0]
+        ?.body.messages.map((m) => m.content ?? '')
+        .join('\n') ?? '';
+    // The example follows the sentence that announces it; the next chunk's own prose is not added to it.
+    expect(sent).toContain(`use:\n${mapping}\n</passage>`);
+  });
   it('turns the model’s contact tool call into leadCaptureIntent: true', async () => {
     const res = await chat({ message: 'Could you call me about a quote for a new boiler?' });
     expect(res.status).toBe(200);

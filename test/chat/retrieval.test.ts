@@ -270,6 +270,41 @@ describe('retrieval against the real database', () => {
     expect(result.pageLinks).toEqual({ [pageOf('https://links.example/guide')]: [pageOf('https://links.example/rotation')] });
   });
 
+  it('hands a chunk ending in a colon what its page’s next chunk says after the lines both hold', async () => {
+    const clientId = await newClient();
+    await seeder.seed(
+      clientId,
+      [
+        {
+          url: 'https://colon.example/zlib',
+          title: 'Compression',
+          chunks: [
+            'The compression module compresses streams.\n\nCompressing a stream can be done by piping it through a compression stream:',
+            // The chunker repeats a cut paragraph's last sentence at the next chunk's start.
+            'Compressing a stream can be done by piping it through a compression stream:\n\nsource.pipe(createGzip()).pipe(destination);\n\nDecompressing works alike.',
+          ],
+        },
+        {
+          url: 'https://colon.example/options',
+          title: 'Compression options',
+          chunks: ['The compression stream takes these options:', '\n\nlevel: from 0 to 9'],
+        },
+        // The last chunk of its page: nothing follows it.
+        { url: 'https://colon.example/last', title: 'Stream compression levels', chunks: ['The stream compression levels are:'] },
+      ],
+      { embed: false },
+    );
+    await refreshTermStats(pool, clientId);
+    const { candidates } = await fullTextCandidates(clientId, 'compression stream', 10);
+    const continuationOf = (start: string) => candidates.find((c) => c.content.startsWith(start))?.continuation;
+    expect(continuationOf('The compression module')).toBe('\n\nsource.pipe(createGzip()).pipe(destination);\n\nDecompressing works alike.');
+    expect(continuationOf('The compression stream takes')).toBe('\n\nlevel: from 0 to 9');
+    expect(candidates.some((c) => c.content === 'The stream compression levels are:')).toBe(true);
+    expect(continuationOf('The stream compression levels are:')).toBeUndefined();
+    // A chunk that does not end in a colon has none.
+    expect(continuationOf('Compressing a stream')).toBeUndefined();
+  });
+
   it('reads full text through one index that holds the client beside the words', async () => {
     const { rows: defs } = await pool.query<{ indexname: string; indexdef: string }>(
       "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'documents' AND indexdef LIKE '%USING gin%'",

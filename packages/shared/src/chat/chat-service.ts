@@ -230,6 +230,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         title: p.title,
         heading: p.heading,
         content: p.content,
+        ...(p.continuation === undefined ? {} : { continuation: p.continuation }),
       }));
     const curatedPassage = curated ? curatedPassageOf(curated) : undefined;
     const passages = curatedPassage

@@ -42,6 +42,11 @@ export interface RetrievalCandidate {
   length: number;
   /** Per query term: its word positions in the chunk (empty when absent). */
   termPositions: number[][];
+  /**
+   * What a chunk ending in a colon introduces ("…piping the source stream through a zlib Transform
+   * stream into a destination stream:"): its page's next chunk, past the lines both hold.
+   */
+  continuation?: string;
 }
 
 export interface CandidateSearch {
@@ -168,6 +173,7 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
   const first = rows.find((r) => r.id === null);
   const queryTerms = first?.query_terms ?? [];
   const candidates = rows.filter((r) => r.id !== null).map((r) => withInnerHeadings(toCandidate(r), queryTerms));
+  await withContinuations(db, candidates);
   return {
     candidates,
     pageLinks: await linksAmong(db, s.clientId, candidates),
@@ -202,6 +208,40 @@ async function linksAmong(db: Queryable, clientId: string, candidates: Retrieval
     [clientId, pageIds],
   );
   return Object.fromEntries(rows.map((r) => [r.page, r.linked]));
+}
+
+/** How much of the next chunk a continuation keeps: a short example is what a colon introduces. */
+const CONTINUATION_CHARS = 1500;
+/** How many of the next chunk's first characters tell where in the candidate it starts repeating it. */
+const OVERLAP_PROBE_CHARS = 40;
+
+/**
+ * The next chunk of each candidate that ends with a colon: what it introduces is there when the
+ * chunker cut right after it (a code example, a list). Chunks overlap by whole lines; the ones the
+ * candidate already ends with are left out.
+ */
+async function withContinuations(db: Queryable, candidates: RetrievalCandidate[]): Promise<void> {
+  const introducing = candidates.filter((c) => c.pageId !== null && /:\s*$/.test(c.content));
+  if (introducing.length === 0) return;
+  const { rows } = await db.query<{ id: string; next: string }>(
+    `SELECT c.id::text AS id, left(n.content, ${CONTINUATION_CHARS}) AS next
+       FROM documents c
+       JOIN documents n ON n.page_id = c.page_id AND n.chunk_index = c.chunk_index + 1
+      WHERE c.id = ANY($1::uuid[])`,
+    [introducing.map((c) => c.id)],
+  );
+  const nextOf = new Map(rows.map((r) => [r.id, r.next]));
+  for (const c of introducing) {
+    const text = nextOf.get(c.id);
+    if (text === undefined) continue;
+    // The next chunk may open with the candidate's last lines or sentences again: what it repeats is
+    // the candidate's end from where the next chunk's opening words last occur in it.
+    const next = text.trimStart();
+    const content = c.content.trimEnd();
+    const from = content.lastIndexOf(next.slice(0, OVERLAP_PROBE_CHARS));
+    const repeated = from === -1 ? '' : content.slice(from);
+    c.continuation = repeated && next.startsWith(repeated) ? next.slice(repeated.length) : text;
+  }
 }
 
 /**

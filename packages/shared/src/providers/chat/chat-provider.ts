@@ -11,6 +11,8 @@ export interface ChatPassage {
   title: string;
   heading?: string | null;
   content: string;
+  /** What the passage's closing colon introduces, from the page's next chunk (db/retrieval.ts). */
+  continuation?: string;
 }
 
 export interface ChatTurn {

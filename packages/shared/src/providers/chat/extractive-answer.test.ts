@@ -602,6 +602,26 @@ describe('composeAnswer with a code example', () => {
     );
   });
 
+  it('quotes the example from the page’s next chunk when the passage ends with the colon introducing it, and only the example', () => {
+    const cut = [
+      'The intersphinx extension links to other projects’ documentation.',
+      '',
+      'To add links to modules and objects in the Python standard library documentation, use:',
+    ].join('\n');
+    const question = 'how do I link to the Python standard library documentation';
+    const next = "\n\nintersphinx_mapping = {'python': ('https://docs.python.org/3', None)}\n\nThis will download the objects.inv file.";
+    expect(composeAnswer(question, [{ ...passage('a', 'https://s/intersphinx', cut), continuation: next }]).text).toBe(
+      "To add links to modules and objects in the Python standard library documentation, use:\n```\nintersphinx_mapping = {'python': ('https://docs.python.org/3', None)}\n```\n[1]",
+    );
+    // Without it, the sentence ends with a full stop; the next chunk opening with prose adds nothing.
+    const ended = 'To add links to modules and objects in the Python standard library documentation, use. [1]';
+    expect(composeAnswer(question, [passage('a', 'https://s/intersphinx', cut)]).text).toBe(ended);
+    expect(
+      composeAnswer(question, [
+        { ...passage('a', 'https://s/intersphinx', cut), continuation: '\n\nThis will download the objects.inv file.' },
+      ]).text,
+    ).toBe(ended);
+  });
   it('quotes the example a sentence illustrates with no colon before it, not the next entry of a reference', () => {
     const cases: { page: string[]; question: string; answer: string }[] = [
       // Several lines of code under the sentence.

@@ -384,6 +384,19 @@ export function codeExampleAt(sentences: Sentence[], index: number): { end: numb
   return { end: block.end, lines: codeLines(sentences, index, block.end) };
 }
 
+/**
+ * A passage ending with a sentence's colon, and the lines it introduces when the page's next chunk
+ * opens with them (a code example, a list; db/retrieval.ts): quoted as if the chunk held them. Only
+ * those lines: what follows them is the next chunk's own.
+ */
+function withIntroduced(sentences: Sentence[], continuation: string | undefined): Sentence[] {
+  const last = sentences.at(-1);
+  if (continuation === undefined || !last?.prose || !/:$/.test(last.text)) return sentences;
+  const next = sentencesOf(continuation);
+  const lines = next.findIndex((s) => s.prose);
+  return lines === 0 ? sentences : [...sentences, ...next.slice(0, lines === -1 ? next.length : lines)];
+}
+
 /** The end of a sentence that says an example comes next without a colon ("…URLs such as the following"). */
 const INTRODUCES = new RegExp(String.raw`\b(${NEXT_ON_PAGE})\W*$`, 'i');
 /** A line naming the next entry of a reference (an option, a Sphinx signature), not an example of this one. */
@@ -765,7 +778,7 @@ export function composeAnswer(
   if (!main || main.score === 0) main = elsewhere.sort(byScoreDesc).find((b) => b.score > 0) ?? main ?? elsewhere[0];
   if (!main) return { text: '', used: [], score: 0 };
   const chosen = main;
-  const sentences = split[chosen.passage] as Sentence[];
+  const sentences = withIntroduced(split[chosen.passage] as Sentence[], (passages[chosen.passage] as ChatPassage).continuation);
   const mainPage = pageOf(chosen.passage);
 
   // Related pages: their best sentence, when it is about the question too.

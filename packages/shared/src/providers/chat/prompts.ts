@@ -49,11 +49,21 @@ function fence(text: string): string {
   return text.replace(/<(\/?)(passages?|instructions?|system)/gi, '<\u200d$1$2');
 }
 
+/**
+ * What the passage's closing colon introduces when the page's next chunk holds it (db/retrieval.ts):
+ * that chunk's first block, the example the sentence announces.
+ */
+function introduced(p: ChatPassage): string {
+  const block = p.continuation?.trim().split(/\n\s*\n/)[0];
+  return block ? `\n${block}` : '';
+}
+
 export function formatPassages(passages: ChatPassage[]): string {
   return passages
     .map((p, i) => {
       const heading = p.heading ? ` — ${p.heading}` : '';
-      return `<passage id="${i + 1}">\n[${i + 1}] ${fence(p.title)}${fence(heading)} (${p.url})\n${fence(p.content.trim())}\n</passage>`;
+      const text = `${p.content.trim()}${introduced(p)}`;
+      return `<passage id="${i + 1}">\n[${i + 1}] ${fence(p.title)}${fence(heading)} (${p.url})\n${fence(text)}\n</passage>`;
     })
     .join('\n');
 }
