@@ -504,6 +504,18 @@ describe('composeAnswer on a table', () => {
     const rows = sentencesOf('Monday | 9am | 5pm\n\nTuesday | 10am | 6pm');
     expect(rowSentence(rows, 1)).toBe('Tuesday — 10am; 6pm.');
   });
+
+  it('quotes a first row whose first cell is a label (a directive’s table), its value under the label, a generic label left out', () => {
+    const directive = [
+      'Description: | Redirects http: traffic to https: for Managed Domains.',
+      'Syntax: | MDRequireHttps off|temporary|permanent',
+      'Default: | MDRequireHttps off',
+    ].join('\n\n');
+    expect(composeAnswer('How do I redirect all http traffic to https?', page(directive, 'MDRequireHttps Directive')).text).toBe(
+      'MDRequireHttps Directive: Redirects http: traffic to https: for Managed Domains. [1]',
+    );
+    expect(rowSentence(sentencesOf('Checkout: | 11am.'), 0)).toBe('Checkout: 11am.');
+  });
 });
 
 describe('composeAnswer on "label: value" lines', () => {

@@ -253,7 +253,13 @@ function cellsOf(row: string): string[] {
 export function rowSentence(sentences: Sentence[], index: number): string {
   const cells = cellsOf((sentences[index] as Sentence).text);
   const [first = '', ...rest] = cells;
-  if (rest.length === 1) return `${first}: ${rest[0]}.`;
+  if (rest.length === 1) {
+    // A labelled row ("Description: | Redirects http: traffic to https:") is its value under its
+    // label, the label's own colon and a generic label ("Description") left out.
+    const label = first.replace(/:$/, '');
+    const value = withFullStop(rest[0] as string);
+    return GENERIC_HEADING.test(label) ? value : `${label}: ${value}`;
+  }
   let top = index;
   while (top > 0 && (sentences[top - 1] as Sentence).row) top--;
   const header = top < index ? cellsOf((sentences[top] as Sentence).text) : undefined;
@@ -683,6 +689,9 @@ const KIND_LIFT = 1.5;
 /** Far below any coverage a word gives: it orders only sentences that hold no word of the question. */
 const HEADING_TIE = 1e-3;
 
+/** A table row's first cell that labels the row ("Description:"). */
+const LABEL_CELL = /^[^|]{1,40}:\s\|/;
+
 function bestSentence(
   terms: QueryTerm[],
   sentences: Sentence[],
@@ -701,7 +710,9 @@ function bestSentence(
     if (isHeadingLine(sentences, index)) under = coverage(terms, analyze(bareHeading(s.text)));
     // A table's row counts when it holds a word of the question, unless it is the table's first row
     // (the columns' names, when there are any).
-    const dataRow = s.row && index > 0 && (sentences[index - 1] as Sentence).row;
+    // A first row whose first cell is a label ("Description: | Redirects http: traffic to https:", an
+    // Apache directive's table) is a row of data too: columns' names end with no colon.
+    const dataRow = s.row && ((index > 0 && (sentences[index - 1] as Sentence).row) || LABEL_CELL.test(s.text));
     // So does a line that states what a contact question asks for, sentence or not (a footer's
     // "42 Dale Street, Sheffield S1 4GH · Tel 0114 496 0321").
     const contactLine = s.line && !s.prose && wanted?.(s.text) === true;
