@@ -1,7 +1,7 @@
 import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
 import { foldForIntent } from '../intent/classifier.ts';
 import { guessLanguage } from '../providers/chat/canned-replies.ts';
-import { isStopWord } from '../providers/text/text-analysis.ts';
+import { analyze, isStopWord } from '../providers/text/text-analysis.ts';
 import { otherFormStems, phrasalVerbStems } from './clippings.ts';
 import { mayAskForPrice } from './price-question.ts';
 
@@ -344,6 +344,37 @@ export function asidesLast<C extends ScoredChunk>(
   const first = others[0];
   if (aside.includes(top) && (!first || first.score < params.relatedPageRatio * top.score)) return pages;
   return [...others, ...aside];
+}
+
+/** A page's name: its title without the site's name after a separator ("ALTER TABLE", "os.path"). */
+function titleWords(title: string): string[] {
+  const name = (title.split(/\s+[|—–]\s+|\s+-\s+/)[0] ?? '').toLowerCase();
+  return name.split(/[^\p{L}\p{N}_.-]+/u).filter(Boolean);
+}
+
+/**
+ * A page whose name is another candidate page's name and more ("ALTER FOREIGN TABLE" of "ALTER
+ * TABLE", "CREATE VIRTUAL TABLE" of "CREATE TABLE") treats a variant of what the other treats: when
+ * the top page is such a variant, the question names none of its extra words, and the general page
+ * scores close to it (relatedPageRatio), the general page comes first.
+ */
+export function generalBeforeVariant<C extends ScoredChunk>(
+  pages: RankedPage<C>[],
+  stats: Pick<RankingStats, 'queryTerms'>,
+  params: Pick<RankingParams, 'relatedPageRatio' | 'maxPages'>,
+): RankedPage<C>[] {
+  const [top, ...rest] = pages;
+  if (!top) return pages;
+  const name = titleWords((top.chunks[0] as C).title);
+  const general = rest.slice(0, params.maxPages - 1).find((p) => {
+    if (p.score < params.relatedPageRatio * top.score) return false;
+    const words = titleWords((p.chunks[0] as C).title);
+    // A name of one word ("Process", "Git") is no command's: every page may hold it.
+    if (words.length < 2 || words.length >= name.length || !words.every((w) => name.includes(w))) return false;
+    const extra = name.filter((w) => !words.includes(w));
+    return !extra.some((w) => analyze(w).some((t) => stats.queryTerms.includes(t.stem)));
+  });
+  return general ? [general, top, ...rest.filter((p) => p !== general)] : pages;
 }
 
 /** The pages an answer draws on: the best, and the next ones that score close to it. */

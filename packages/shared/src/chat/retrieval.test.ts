@@ -227,6 +227,35 @@ describe('release notes and source listings', () => {
   });
 });
 
+describe('a page treating a variant of another page’s subject', () => {
+  // "ALTER FOREIGN TABLE" is "ALTER TABLE" and more: its shorter page scores a little higher for
+  // "add a column to an existing table", which asks for the general command. (Made in the tests, not
+  // here: the candidates' numbers, which break ties above, stay as they were.)
+  const pair = (variantTitle = 'ALTER FOREIGN TABLE', generalTitle = 'ALTER TABLE') => [
+    holding(
+      { pageId: 'variant', url: 'https://site.example/sql-alterforeigntable.html', title: variantTitle, vectorRank: 1 },
+      3,
+      [0, 1, 2],
+    ),
+    holding({ pageId: 'general', url: 'https://site.example/sql-altertable.html', title: generalTitle, vectorRank: 2 }, 3, [0, 1, 2]),
+  ];
+  const first = (terms: string[], pages = pair(), ranking = DEFAULT_RANKING) =>
+    rankPassages(pages, stats(terms, [1, 1, 1]), { passages: 6, ranking })[0]?.url;
+
+  it('puts the general page first when the question names none of the variant’s extra words', () => {
+    expect(first(['add', 'column', 'tabl'])).toBe('https://site.example/sql-altertable.html');
+  });
+
+  it('leaves the variant first when the question names it, when the general page scores far below, or when its name is one word', () => {
+    expect(first(['add', 'column', 'foreign'])).toBe('https://site.example/sql-alterforeigntable.html');
+    expect(first(['add', 'column', 'tabl'], pair(), { ...DEFAULT_RANKING, relatedPageRatio: 0.999 })).toBe(
+      'https://site.example/sql-alterforeigntable.html',
+    );
+    const nodeTitles = pair('Child process | Node.js v20 Documentation', 'Process | Node.js v20 Documentation');
+    expect(first(['command', 'output', 'limit'], nodeTitles)).toBe('https://site.example/sql-alterforeigntable.html');
+  });
+});
+
 describe('absentShare (declining)', () => {
   it('is the share of the question’s idf mass that no page holds', () => {
     expect(absentShare(stats(['offic', 'phone', 'address'], [0, 0, 40]), DEFAULT_RANKING)).toBeGreaterThan(0.7);

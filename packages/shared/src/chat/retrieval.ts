@@ -11,6 +11,7 @@ import {
   byScore,
   DEFAULT_RANKING,
   deferToLinked,
+  generalBeforeVariant,
   type RankingParams,
   type RankingStats,
   rankPages,
@@ -306,7 +307,10 @@ export function rankPassages(
   // Comparing texts is the costly step: only the head of the ranking can reach the model.
   const distinct = dropNearDuplicates(scored.slice(0, DEDUPE_WINDOW));
   const ranked = rankPages(distinct, { ...params, secondChunkWeight: secondChunkShare(params, stats.corpusDocs) });
-  const pages = sourcePages(deferToLinked(asidesLast(ranked, stats, params), stats.pageLinks, params), params);
+  const pages = sourcePages(
+    generalBeforeVariant(deferToLinked(asidesLast(ranked, stats, params), stats.pageLinks, params), stats, params),
+    params,
+  );
   return pages.flatMap((p) => p.chunks.slice(0, MAX_CHUNKS_PER_PAGE)).slice(0, settings.passages);
 }
 
