@@ -173,10 +173,11 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
   const first = rows.find((r) => r.id === null);
   const queryTerms = first?.query_terms ?? [];
   const candidates = rows.filter((r) => r.id !== null).map((r) => withInnerHeadings(toCandidate(r), queryTerms));
-  await withContinuations(db, candidates);
+  // Two lookups on the candidates, side by side (a pool runs them on two connections; a client queues them).
+  const [pageLinks] = await Promise.all([linksAmong(db, s.clientId, candidates), withContinuations(db, candidates)]);
   return {
     candidates,
-    pageLinks: await linksAmong(db, s.clientId, candidates),
+    pageLinks,
     queryTerms,
     absentTerms: first?.absent_terms ?? 0,
     termDf: first?.term_df ?? [],
