@@ -174,7 +174,7 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
   const queryTerms = first?.query_terms ?? [];
   const candidates = rows.filter((r) => r.id !== null).map((r) => withInnerHeadings(toCandidate(r), queryTerms));
   // Two lookups on the candidates, side by side (a pool runs them on two connections; a client queues them).
-  const [pageLinks] = await Promise.all([linksAmong(db, s.clientId, candidates), withContinuations(db, candidates)]);
+  const [pageLinks] = await Promise.all([linksAmong(db, s.clientId, candidates), withContinuations(db, s.clientId, candidates)]);
   return {
     candidates,
     pageLinks,
@@ -221,15 +221,15 @@ const OVERLAP_PROBE_CHARS = 40;
  * chunker cut right after it (a code example, a list). Chunks overlap by whole lines; the ones the
  * candidate already ends with are left out.
  */
-async function withContinuations(db: Queryable, candidates: RetrievalCandidate[]): Promise<void> {
+async function withContinuations(db: Queryable, clientId: string, candidates: RetrievalCandidate[]): Promise<void> {
   const introducing = candidates.filter((c) => c.pageId !== null && /:\s*$/.test(c.content));
   if (introducing.length === 0) return;
   const { rows } = await db.query<{ id: string; next: string }>(
     `SELECT c.id::text AS id, left(n.content, ${CONTINUATION_CHARS}) AS next
        FROM documents c
        JOIN documents n ON n.page_id = c.page_id AND n.chunk_index = c.chunk_index + 1
-      WHERE c.id = ANY($1::uuid[])`,
-    [introducing.map((c) => c.id)],
+      WHERE c.client_id = $1 AND c.id = ANY($2::uuid[])`,
+    [clientId, introducing.map((c) => c.id)],
   );
   const nextOf = new Map(rows.map((r) => [r.id, r.next]));
   for (const c of introducing) {
