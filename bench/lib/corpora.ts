@@ -91,6 +91,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('sphinx-questions.json'),
     pkg: 'sphinx-doc',
   },
+  {
+    name: 'zsh',
+    dir: `${CORPORA}/usr/share/doc/zsh-doc/html`,
+    start: 'index.html',
+    questionsFile: questionsPath('zsh-questions.json'),
+    pkg: 'zsh-doc',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
@@ -121,6 +128,9 @@ export function isIndexPage(page: string): boolean {
     base.startsWith('genindex') ||
     base === 'py-modindex.html' ||
     base === 'search.html' ||
+    // GNU Texinfo's indexes and table of contents ("Concept-Index.html", "zsh_toc.html").
+    base.endsWith('-Index.html') ||
+    base.endsWith('_toc.html') ||
     (base === 'index.html' && !page.includes('/'))
   );
 }
