@@ -294,6 +294,15 @@ describe('composeAnswer', () => {
         null,
         'fs.rm(path[, options], callback): When true, recursive directory removal is performed on the path and its contents. [1]',
       ],
+      // A reference entry's name with its flag letters ("RPS1 <S>", a zsh special parameter) is the entry, not a
+      // parameter's type: the quote is under it, the letters left out — not under the entry above it ("reply").
+      [
+        'how do i put text on the right-hand side of my prompt',
+        'reply\n\nAs REPLY, but for array values rather than strings.\n\nRPROMPT <S>\n\nRPS1 <S>\n\nThis prompt is displayed on the right-hand side of the screen when the primary prompt is being displayed on the left.',
+        'Parameters',
+        '15.6 Parameters Used By The Shell',
+        'RPS1: This prompt is displayed on the right-hand side of the screen when the primary prompt is being displayed on the left. [1]',
+      ],
       // Nor is a C header's line ("#define … /* … */", its "#" no heading's anchor mark).
       [
         'which configuration options can I pass to db_config',

@@ -538,7 +538,7 @@ function isLabelLine(s: Sentence): boolean {
  * A parameter line of an API reference (a name and its type in angle brackets), or a cell of its
  * history table (the versions a change came in: "v7.5.0, v6.13.0").
  */
-const TYPED_PARAMETER = /^\S+\s+<[^>]+>|^v?\d+\.\d+(\.\d+)?(,\s*v?\d+\.\d+(\.\d+)?)*$/;
+const TYPED_PARAMETER = /^\S+\s+<(?![A-Z]>)[^>]+>|^v?\d+\.\d+(\.\d+)?(,\s*v?\d+\.\d+(\.\d+)?)*$/;
 
 /**
  * Not a section's name: a table's header row ("Version | Changes"), a return or import statement
@@ -557,11 +557,15 @@ const GENERIC_HEADING =
  * (Sphinx), and without a colon it ends with ("Suggested Uses For SQLite:"): the answer puts its own.
  */
 function bareHeading(text: string): string {
-  return text
-    .replace(/^#+\s*|\s*#$/g, '')
-    .replace(/\s*(\[source\])?\s*¶\s*$/u, '')
-    .replace(/\s*:$/, '')
-    .trim();
+  return (
+    text
+      .replace(/^#+\s*|\s*#$/g, '')
+      .replace(/\s*(\[source\])?\s*¶\s*$/u, '')
+      // A reference entry's flag letters after its name ("RPS1 <S>", zsh's special parameters).
+      .replace(/(\s+<[A-Z]>)+$/, '')
+      .replace(/\s*:$/, '')
+      .trim()
+  );
 }
 
 /** A line that names a section: short, not prose, not code (nor the tail of a code line, closing a bracket it never opened), a field ("Price: 20 €"), a parameter or a table header. */
