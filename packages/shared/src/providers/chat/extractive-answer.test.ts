@@ -886,6 +886,17 @@ describe('composeAnswer and sentences that lean on the ones before', () => {
     );
   });
 
+  it('quotes an answering sentence that an example cut in two with its opening and the example', () => {
+    const cut = [
+      'For example, the following:',
+      '[[ ( -f foo || -f bar ) && $report = y* ]] && print File exists.',
+      'tests if either file foo or file bar exists, and if so, if the value of the parameter report begins with ‘y’.',
+    ].join('\n\n');
+    expect(composeAnswer('How do I test whether a file exists?', [passage('a', 'https://s/cond', cut)]).text).toBe(
+      'For example, the following:\n```\n[[ ( -f foo || -f bar ) && $report = y* ]] && print File exists.\n```\ntests if either file foo or file bar exists, and if so, if the value of the parameter report begins with ‘y’. [1]',
+    );
+  });
+
   it('brings a sentence a command cut in two whole, the command on its lines, when "this" stands for it', () => {
     const manual = [
       'You can replace the most recent commit using',

@@ -483,13 +483,32 @@ function cutByCommand(sentences: Sentence[], end: number): { start: number; word
   const rest = sentences[end];
   if (!rest || rest.prose || !rest.blockStart || !/^\p{Ll}/u.test(rest.text) || !/[.!?]$/.test(rest.text) || rest.words < 4)
     return undefined;
+  return openingBefore(sentences, end, /\p{L}$/u);
+}
+
+/**
+ * A sentence's opening and the command lines that cut it, above its rest at `end`: a capitalised
+ * opening ending as `ends` says, the command a block of its own.
+ */
+function openingBefore(sentences: Sentence[], end: number, ends: RegExp): { start: number; words: number } | undefined {
   let first = end;
   const isCommand = (s: Sentence) => s.line && !s.prose && !s.row && (CODE.test(s.text) || CODE_LIKE.test(s.text));
   while (first > 0 && end - first < CODE_LINES && isCommand(sentences[first - 1] as Sentence)) first--;
   const opening = sentences[first - 1];
-  if (first === end || !(sentences[first] as Sentence).blockStart || !opening || opening.words < 4) return undefined;
-  if (!/^\p{Lu}/u.test(opening.text) || !/\p{L}$/u.test(opening.text)) return undefined;
+  if (first === end || !(sentences[first] as Sentence).blockStart || !opening || opening.words < 3) return undefined;
+  if (!/^\p{Lu}/u.test(opening.text) || !ends.test(opening.text)) return undefined;
   return { start: first - 1, words: sentences.slice(first - 1, end + 1).reduce((n, s) => n + s.words, 0) };
+}
+
+/**
+ * The answering sentence as the rest of one an example cut in two: a paragraph opening in lower case
+ * right under a command, under a sentence introducing it ("For example, the following:", then "[[ -f
+ * foo ]] && print File exists.", then "tests if either file foo or file bar exists…").
+ */
+function restAfterExample(sentences: Sentence[], index: number): { start: number; words: number } | undefined {
+  const rest = sentences[index];
+  if (!rest?.prose || !rest.blockStart || !/^\p{Ll}/u.test(rest.text)) return undefined;
+  return openingBefore(sentences, index, /[\p{L}:]$/u);
 }
 
 /** Contact lines at most after a sentence that introduces them. */
@@ -858,6 +877,12 @@ export function composeAnswer(
   // Lines of code the quote brings along, fenced: the command that cut a sentence in two (the sentence
   // comes whole: its opening, the command on its lines, and the rest), a statement "this" points back at.
   const commandLines = new Set<number>();
+  const cutAbove = answering === chosen.index ? restAfterExample(sentences, start) : undefined;
+  if (cutAbove && cutAbove.words <= budget) {
+    for (let i = cutAbove.start + 1; i < start; i++) commandLines.add(i);
+    start = cutAbove.start;
+    leading = cutAbove.words;
+  }
   for (let step = 0; step < 2 && answering === chosen.index; step++) {
     const opener = sentences[start] as Sentence;
     const before = sentences[start - 1];
