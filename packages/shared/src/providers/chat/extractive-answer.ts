@@ -495,7 +495,7 @@ function openingBefore(sentences: Sentence[], end: number, ends: RegExp): { star
   const isCommand = (s: Sentence) => s.line && !s.prose && !s.row && (CODE.test(s.text) || CODE_LIKE.test(s.text));
   while (first > 0 && end - first < CODE_LINES && isCommand(sentences[first - 1] as Sentence)) first--;
   const opening = sentences[first - 1];
-  if (first === end || !(sentences[first] as Sentence).blockStart || !opening || opening.words < 3) return undefined;
+  if (first === end || !(sentences[first] as Sentence).blockStart || !opening || opening.words < 4) return undefined;
   if (!/^\p{Lu}/u.test(opening.text) || !ends.test(opening.text)) return undefined;
   return { start: first - 1, words: sentences.slice(first - 1, end + 1).reduce((n, s) => n + s.words, 0) };
 }
