@@ -155,6 +155,23 @@ describe('composeAnswer', () => {
     expect(out.text).toMatch(/\n\nThe dropdb program .* \[2\]$/);
   });
 
+  it('quotes a related page’s best sentence that stands alone when its best points back, and its best when it stands alone', () => {
+    const main = passage('a', 'https://s/shutil', 'shutil.move() moves a directory and everything inside it to another place.');
+    // Its best sentence points back ("These…"); the next one says the thing itself.
+    const os = passage(
+      'b',
+      'https://s/os',
+      'These remove a directory and everything inside it, if it is empty. In order to remove whole directory trees, shutil.rmtree() can be used.',
+    );
+    const out = composeAnswer('remove a directory and everything inside it', [main, os]);
+    expect(out.used).toEqual([0, 1]);
+    expect(out.text).toMatch(/\n\nIn order to remove whole directory trees, shutil\.rmtree\(\) can be used\. \[2\]$/);
+    // A later passage of the page whose best sentence stands alone is quoted before such a second best.
+    const osLater = passage('c', 'https://s/os', 'os.removedirs() removes a directory and everything inside it, one level at a time.');
+    expect(composeAnswer('remove a directory and everything inside it', [main, os, osLater]).text).toMatch(
+      /\n\nos\.removedirs\(\) removes a directory and everything inside it, one level at a time\. \[2\]$/,
+    );
+  });
   it('on a site of a few pages, adds a related page’s sentence only when it covers half the question itself', () => {
     const pages = [
       passage('a', 'https://s/exhibitions', 'Coming next: Boats of the Swale\nOpens 14 June. Models and plans of the barges.'),

@@ -724,6 +724,20 @@ function bestSentence(
   kind?: (text: string) => boolean,
 ): Scored | undefined {
   let best: Scored | undefined;
+  for (const s of scoredSentences(terms, sentences, passage, context, wanted, kind)) if (!best || s.score > best.score) best = s;
+  return best;
+}
+
+/** Every sentence of a passage that may answer, with its score (bestSentence's), in page order. */
+function scoredSentences(
+  terms: QueryTerm[],
+  sentences: Sentence[],
+  passage: number,
+  context: number,
+  wanted?: (text: string) => boolean,
+  kind?: (text: string) => boolean,
+): Scored[] {
+  const out: Scored[] = [];
   // How much of the question the heading line above a sentence holds ("Takeaway and delivery" above
   // "Pizza and pasta can be ordered for collection"): it decides only between sentences holding none
   // of the question's words, when only a heading names the topic. (Between sentences that hold some,
@@ -763,9 +777,26 @@ function bestSentence(
       (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +
       (wanted?.(s.text) ? 1 : 0) +
       (covered === 0 ? HEADING_TIE * under : 0);
-    if (!best || score > best.score) best = { passage, index, score };
+    out.push({ passage, index, score });
   });
-  return best;
+  return out;
+}
+
+/**
+ * Whether a related page's sentence can be quoted alone: not one that leans on the one before it or
+ * introduces what follows it, nor a table's row (out of its table a keyboard shortcut "doesn't work on
+ * Linux"), nor a question (a FAQ's: it asks, it does not answer), nor what the answer already says (a
+ * directive's description on its module's page and again in the quick reference).
+ */
+function standsAlone(sentence: Sentence, said: string[]): boolean {
+  return !(
+    sentence.words < 6 ||
+    sentence.row ||
+    POINTS_BACK.test(sentence.text) ||
+    POINTS_AROUND.test(sentence.text) ||
+    /[:?]$/.test(sentence.text) ||
+    said.some((text) => repeats(text, sentence.text))
+  );
 }
 
 export interface ExtractiveAnswer {
@@ -796,9 +827,8 @@ export function composeAnswer(
   const wanted = contact ? (text: string) => statesContact(text, contact) : undefined;
   const asked = message ?? query;
   const kind = mayAskForPrice(asked) ? statesPrice : asksForDuration(asked) ? statesDuration : undefined;
-  const best = passages.map((p, i) =>
-    bestSentence(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind),
-  );
+  const contexts = passages.map((p) => coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)));
+  const best = passages.map((_, i) => bestSentence(terms, split[i] as Sentence[], i, contexts[i] ?? 0, wanted, kind));
   const pageOf = (i: number) => (passages[i] as ChatPassage).url;
   const topPage = passages[0]?.url;
 
@@ -819,29 +849,36 @@ export function composeAnswer(
   const related: { passage: number; text: string }[] = [];
   const seenPages = new Set([mainPage]);
   const floor = siteChunks === undefined ? 0 : RELATED_SMALL_SITE_COVERAGE * (1 - siteSize(siteChunks));
+  // Each page's first passage whose best sentence can stand alone gives it; when none's can, the best of
+  // the others that can ("In order to remove whole directory trees, shutil.rmtree() can be used." below
+  // a best sentence that points back), if it is about the question too.
+  const fallback = new Map<string, Scored>();
+  const eligible = (b: Scored) => b.score >= RELATED_SHARE * chosen.score && b.score >= floor;
+  const said = () => [(sentences[chosen.index] as Sentence).text, ...related.map((r) => r.text)];
+  const sentenceAt = (b: Scored) => (split[b.passage] as Sentence[])[b.index] as Sentence;
   split.forEach((s, i) => {
     const url = pageOf(i);
+    if (seenPages.has(url) || chosen.score === 0) return;
     const b = best[i];
-    if (seenPages.has(url) || chosen.score === 0 || !b || b.score < RELATED_SHARE * chosen.score || b.score < floor) return;
-    // A sentence that leans on the one before it, or introduces what follows it, makes no sense alone.
-    const sentence = s[b.index] as Sentence;
-    // A table's row is no related page's sentence: out of its table it is a keyboard shortcut that "doesn't work on Linux".
-    // Nor is a question (a FAQ's: "Do you offer discounts for non-profits?"): it asks, it does not answer.
-    if (
-      sentence.words < 6 ||
-      sentence.row ||
-      POINTS_BACK.test(sentence.text) ||
-      POINTS_AROUND.test(sentence.text) ||
-      /[:?]$/.test(sentence.text)
-    )
+    if (b && eligible(b) && standsAlone(sentenceAt(b), said())) {
+      seenPages.add(url);
+      related.push({ passage: i, text: clip(sentenceAt(b).text, RELATED_WORDS) });
       return;
-    // Nor is what the answer already says: a directive's description on its module's page and again in
-    // the quick reference, quoted twice.
-    const said = [(sentences[chosen.index] as Sentence).text, ...related.map((r) => r.text)];
-    if (said.some((text) => repeats(text, sentence.text))) return;
-    seenPages.add(url);
-    related.push({ passage: i, text: clip(sentence.text, RELATED_WORDS) });
+    }
+    const other = scoredSentences(terms, s, i, contexts[i] ?? 0, wanted, kind)
+      .filter(eligible)
+      .sort((x, y) => y.score - x.score || x.index - y.index)
+      .find((x) => standsAlone(sentenceAt(x), said()));
+    const kept = fallback.get(url);
+    if (other && (!kept || other.score > kept.score)) fallback.set(url, other);
   });
+  for (const [url, b] of fallback) {
+    if (seenPages.has(url) || !standsAlone(sentenceAt(b), said())) continue;
+    seenPages.add(url);
+    related.push({ passage: b.passage, text: clip(sentenceAt(b).text, RELATED_WORDS) });
+  }
+  // Cited in the order the retrieval ranked their pages.
+  related.sort((a, b) => a.passage - b.passage);
 
   const budget = related.length > 0 ? MAIN_WORDS_WITH_RELATED : MAIN_WORDS;
   // The main quote under what it is about, then the related pages' sentences, each cited.
