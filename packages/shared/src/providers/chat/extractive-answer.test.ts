@@ -166,6 +166,21 @@ describe('composeAnswer', () => {
     const out = composeAnswer('remove a directory and everything inside it', [main, os]);
     expect(out.used).toEqual([0, 1]);
     expect(out.text).toMatch(/\n\nIn order to remove whole directory trees, shutil\.rmtree\(\) can be used\. \[2\]$/);
+    // Nor is a second best the answer already says, further on in its quote.
+    const repeated = composeAnswer('how do i add a column to a table', [
+      passage(
+        'a',
+        'https://s/altertable',
+        'ADD COLUMN adds a new column to the table. If IF NOT EXISTS is given and the column exists in the table, no error is thrown.',
+      ),
+      passage(
+        'b',
+        'https://s/alterforeigntable',
+        'This form adds a new column to the foreign table. If IF NOT EXISTS is given and the column exists in the table, no error is thrown.',
+      ),
+    ]);
+    expect(repeated.used).toEqual([0]);
+    expect(repeated.text.match(/no error is thrown/g)).toHaveLength(1);
     // A later passage of the page whose best sentence stands alone is quoted before such a second best.
     const osLater = passage('c', 'https://s/os', 'os.removedirs() removes a directory and everything inside it, one level at a time.');
     expect(composeAnswer('remove a directory and everything inside it', [main, os, osLater]).text).toMatch(

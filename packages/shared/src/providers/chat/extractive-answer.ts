@@ -854,7 +854,15 @@ export function composeAnswer(
   // a best sentence that points back), if it is about the question too.
   const fallback = new Map<string, Scored>();
   const eligible = (b: Scored) => b.score >= RELATED_SHARE * chosen.score && b.score >= floor;
-  const said = () => [(sentences[chosen.index] as Sentence).text, ...related.map((r) => r.text)];
+  // What the answer says: the answering sentence and those the quote may go on with (as many words as
+  // a quote holds), and the related sentences already chosen.
+  const quotable: string[] = [];
+  for (let i = chosen.index, words = 0; i < sentences.length && words < MAIN_WORDS; i++) {
+    const next = sentences[i] as Sentence;
+    if (next.prose || i === chosen.index) quotable.push(next.text);
+    words += next.words;
+  }
+  const said = () => [...quotable, ...related.map((r) => r.text)];
   const sentenceAt = (b: Scored) => (split[b.passage] as Sentence[])[b.index] as Sentence;
   split.forEach((s, i) => {
     const url = pageOf(i);
