@@ -706,7 +706,7 @@ interface Scored {
   score: number;
 }
 
-/** How much more a sentence stating the kind of answer asked for counts (bestSentence). */
+/** How much more a sentence stating the kind of answer asked for counts (scoredSentences). */
 const KIND_LIFT = 1.5;
 
 /** Far below any coverage a word gives: it orders only sentences that hold no word of the question. */
@@ -715,20 +715,14 @@ const HEADING_TIE = 1e-3;
 /** A table row's first cell that labels the row ("Description:"). */
 const LABEL_CELL = /^[^|]{1,40}:\s\|/;
 
-function bestSentence(
-  terms: QueryTerm[],
-  sentences: Sentence[],
-  passage: number,
-  context: number,
-  wanted?: (text: string) => boolean,
-  kind?: (text: string) => boolean,
-): Scored | undefined {
+/** The best-scored of a passage's sentences (the first of equals). */
+function bestOf(scored: Scored[]): Scored | undefined {
   let best: Scored | undefined;
-  for (const s of scoredSentences(terms, sentences, passage, context, wanted, kind)) if (!best || s.score > best.score) best = s;
+  for (const s of scored) if (!best || s.score > best.score) best = s;
   return best;
 }
 
-/** Every sentence of a passage that may answer, with its score (bestSentence's), in page order. */
+/** Every sentence of a passage that may answer, with its score, in page order. */
 function scoredSentences(
   terms: QueryTerm[],
   sentences: Sentence[],
@@ -827,8 +821,10 @@ export function composeAnswer(
   const wanted = contact ? (text: string) => statesContact(text, contact) : undefined;
   const asked = message ?? query;
   const kind = mayAskForPrice(asked) ? statesPrice : asksForDuration(asked) ? statesDuration : undefined;
-  const contexts = passages.map((p) => coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)));
-  const best = passages.map((_, i) => bestSentence(terms, split[i] as Sentence[], i, contexts[i] ?? 0, wanted, kind));
+  const scored = passages.map((p, i) =>
+    scoredSentences(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind),
+  );
+  const best = scored.map(bestOf);
   const pageOf = (i: number) => (passages[i] as ChatPassage).url;
   const topPage = passages[0]?.url;
 
@@ -864,16 +860,15 @@ export function composeAnswer(
   }
   const said = () => [...quotable, ...related.map((r) => r.text)];
   const sentenceAt = (b: Scored) => (split[b.passage] as Sentence[])[b.index] as Sentence;
-  split.forEach((s, i) => {
+  best.forEach((b, i) => {
     const url = pageOf(i);
     if (seenPages.has(url) || chosen.score === 0) return;
-    const b = best[i];
     if (b && eligible(b) && standsAlone(sentenceAt(b), said())) {
       seenPages.add(url);
       related.push({ passage: i, text: clip(sentenceAt(b).text, RELATED_WORDS) });
       return;
     }
-    const other = scoredSentences(terms, s, i, contexts[i] ?? 0, wanted, kind)
+    const other = (scored[i] as Scored[])
       .filter(eligible)
       .sort((x, y) => y.score - x.score || x.index - y.index)
       .find((x) => standsAlone(sentenceAt(x), said()));
