@@ -335,6 +335,23 @@ describe('composeAnswer', () => {
         '15.6 Parameters Used By The Shell',
         'RPS1: This prompt is displayed on the right-hand side of the screen when the primary prompt is being displayed on the left. [1]',
       ],
+      // An entry's name heads its description, not the section's prose past the entries: "exception
+      // copy.Error" is not what the deep copy's sentence, four blocks below it, is about.
+      [
+        'how do i make a deep copy of a nested list',
+        'copy.deepcopy(x[, memo])¶\n\nReturn a deep copy of x.\n\nexception copy.Error¶\n\nRaised for module specific errors.\n\nThe difference between shallow and deep copying is only relevant for compound objects:\n\nA shallow copy constructs a new compound object and inserts references into it.\n\nA deep copy constructs a new compound object and then, recursively, inserts copies of the nested objects into it.',
+        'copy — Shallow and deep copy operations',
+        'Interface summary',
+        'Interface summary: A deep copy constructs a new compound object and then, recursively, inserts copies of the nested objects into it. [1]',
+      ],
+      // Within its description's first blocks the entry's name stays (Django's Field.null, three paragraphs).
+      [
+        'can a string field be null in forms',
+        'Field.null¶\n\nIf True, Django will store empty values as NULL in the database.\n\nAvoid using null on string-based fields such as CharField and TextField.\n\nFor string-based fields you will also need to set blank=True to permit empty values in forms.',
+        'Model field reference',
+        'Field options',
+        'Field.null: For string-based fields you will also need to set blank=True to permit empty values in forms. [1]',
+      ],
       // Nor is a C header's line ("#define … /* … */", its "#" no heading's anchor mark).
       [
         'which configuration options can I pass to db_config',

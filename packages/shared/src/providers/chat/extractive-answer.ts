@@ -650,6 +650,9 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     // An item of a list under a heading is no heading: the list's is above it.
     if (listItemUnderHeading(sentences, i)) continue;
     if ((isHeadingLine(sentences, i) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
+      // A reference entry's name ("exception copy.Error", zsh's "%?string") heads its description, its
+      // first blocks; prose further down is the section's again, past the entry's list.
+      if (ENTRY_NAME_LINE.test(bareHeading(s.text)) && blocksBetween(sentences, i, index) > ENTRY_BLOCKS) break;
       heading = s.text;
       // Two names stacked ("django-admin createsuperuser", then its "DJANGO_SUPERUSER_PASSWORD" entry): when
       // the quote names the lower one, the upper one says what it is about.
@@ -667,6 +670,22 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
   const page = NAMES_ITS_SUBJECT.test(quoted) ? named(pageName(passage.title)) : '';
   if (heading.toLowerCase() === passage.title.trim().toLowerCase()) return page;
   return named(heading) || page;
+}
+
+/** A name an API or manual reference lists an entry under: code punctuation in it, or one word in capitals or with an underscore. */
+const ENTRY_NAME_LINE = /[._%$()[\]<>=]|^-|^[\p{Lu}\d_]+$|^\w+_\w+$/u;
+/**
+ * Blocks of an entry's description quoted under its name. At two, Django's Field.null and is_ajax()
+ * lost their names on sentences of their descriptions' third block; at three only quotes past the
+ * entries lose them (two answers of the nine bench sites).
+ */
+const ENTRY_BLOCKS = 3;
+
+/** Blocks that start after line `from` up to and with line `to`. */
+function blocksBetween(sentences: Sentence[], from: number, to: number): number {
+  let n = 0;
+  for (let i = from + 1; i <= to; i++) if ((sentences[i] as Sentence).blockStart) n++;
+  return n;
 }
 
 /** A thing the sentence speaks of without naming it: the page's subject. */
