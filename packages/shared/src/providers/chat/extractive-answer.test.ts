@@ -344,6 +344,14 @@ describe('composeAnswer', () => {
         'Interface summary',
         'Interface summary: A deep copy constructs a new compound object and then, recursively, inserts copies of the nested objects into it. [1]',
       ],
+      // Nor is a line of a listing the sentence explains (a manifest's lines, one block): the section is.
+      [
+        'which txt files does the manifest include',
+        'include *.txt\nrecursive-include examples *.txt *.py\nprune examples/sample?/build\n\nThe meanings should be fairly clear: include all files in the distribution root matching *.txt and all files under examples.',
+        'Creating a Source Distribution',
+        '4.1. Specifying the files to distribute',
+        '4.1. Specifying the files to distribute: The meanings should be fairly clear: include all files in the distribution root matching *.txt and all files under examples. [1]',
+      ],
       // Within its description's first blocks the entry's name stays (Django's Field.null, three paragraphs).
       [
         'can a string field be null in forms',

@@ -649,6 +649,9 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     // A question on a line of its own is a FAQ's heading: what the sentences under it answer.
     // An item of a list under a heading is no heading: the list's is above it.
     if (listItemUnderHeading(sentences, i)) continue;
+    // A line inside a block of lines, under another that is no sentence, is a line of a listing or an
+    // example ("prune examples/sample?/build", a manifest's last line): a section's name opens its block.
+    if (inListing(sentences, i)) continue;
     if ((isHeadingLine(sentences, i) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
       // A reference entry's name ("exception copy.Error", zsh's "%?string") heads its description, its
       // first blocks; prose further down is the section's again, past the entry's list.
@@ -670,6 +673,21 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
   const page = NAMES_ITS_SUBJECT.test(quoted) ? named(pageName(passage.title)) : '';
   if (heading.toLowerCase() === passage.title.trim().toLowerCase()) return page;
   return named(heading) || page;
+}
+
+/** Whether a line is one of a block's lines that are no sentences (a listing, an example), with another of them right above or below it. */
+function inListing(sentences: Sentence[], index: number): boolean {
+  const s = sentences[index] as Sentence;
+  const before = sentences[index - 1];
+  const after = sentences[index + 1];
+  return (
+    (!s.blockStart && before !== undefined && !before.prose) ||
+    (after !== undefined &&
+      !after.blockStart &&
+      isHeadingLine(sentences, index + 1) &&
+      !GENERIC_HEADING.test(bareHeading(after.text)) &&
+      !listItemUnderHeading(sentences, index + 1))
+  );
 }
 
 /** A name an API or manual reference lists an entry under: code punctuation in it, or one word in capitals or with an underscore. */
