@@ -352,6 +352,21 @@ describe('composeAnswer', () => {
         '4.1. Specifying the files to distribute',
         '4.1. Specifying the files to distribute: The meanings should be fairly clear: include all files in the distribution root matching *.txt and all files under examples. [1]',
       ],
+      // A small site's names stacked under a heading are no listing: the nearest names what follows it.
+      [
+        'how much is a haircut',
+        'Prices\nLadies cut and blow dry\nFrom £45. A wash and cut costs less for short hair.',
+        'Home',
+        null,
+        'Ladies cut and blow dry: From £45. A wash and cut costs less for short hair. [1]',
+      ],
+      [
+        'do you have parking',
+        'Getting here\nBy car\nThere is free parking behind the building for 20 cars.',
+        'Home',
+        null,
+        'By car: There is free parking behind the building for 20 cars. [1]',
+      ],
       // Within its description's first blocks the entry's name stays (Django's Field.null, three paragraphs).
       [
         'can a string field be null in forms',

@@ -649,8 +649,7 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     // A question on a line of its own is a FAQ's heading: what the sentences under it answer.
     // An item of a list under a heading is no heading: the list's is above it.
     if (listItemUnderHeading(sentences, i)) continue;
-    // A line inside a block of lines, under another that is no sentence, is a line of a listing or an
-    // example ("prune examples/sample?/build", a manifest's last line): a section's name opens its block.
+    // A line of a listing or an example ("prune examples/sample?/build", a manifest's last line) names no section.
     if (inListing(sentences, i)) continue;
     if ((isHeadingLine(sentences, i) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
       // A reference entry's name ("exception copy.Error", zsh's "%?string") heads its description, its
@@ -675,19 +674,20 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
   return named(heading) || page;
 }
 
-/** Whether a line is one of a block's lines that are no sentences (a listing, an example), with another of them right above or below it. */
+/**
+ * Whether a line is one of a listing's or an example's lines: code-like, with another code-like line
+ * that is no sentence right above or below it in its block (a manifest's "include *.txt" and
+ * "recursive-include examples *.txt *.py", a synopsis' commands). A parameter with its type below an
+ * API's name ("options <Object>" under "fs.rm(path[, options], callback)") is the entry's, not a listing's;
+ * a name above what it names on a small site ("Ladies cut and blow dry", "From £45") is no code.
+ */
 function inListing(sentences: Sentence[], index: number): boolean {
   const s = sentences[index] as Sentence;
+  if (!CODE_LIKE.test(s.text)) return false;
   const before = sentences[index - 1];
   const after = sentences[index + 1];
-  return (
-    (!s.blockStart && before !== undefined && !before.prose) ||
-    (after !== undefined &&
-      !after.blockStart &&
-      isHeadingLine(sentences, index + 1) &&
-      !GENERIC_HEADING.test(bareHeading(after.text)) &&
-      !listItemUnderHeading(sentences, index + 1))
-  );
+  const listed = (t: Sentence) => !t.prose && CODE_LIKE.test(t.text) && !TYPED_PARAMETER.test(t.text);
+  return (!s.blockStart && before !== undefined && listed(before)) || (after !== undefined && !after.blockStart && listed(after));
 }
 
 /** A name an API or manual reference lists an entry under: code punctuation in it, or one word in capitals or with an underscore. */
