@@ -352,6 +352,14 @@ describe('composeAnswer', () => {
         '4.1. Specifying the files to distribute',
         '4.1. Specifying the files to distribute: The meanings should be fairly clear: include all files in the distribution root matching *.txt and all files under examples. [1]',
       ],
+      // A small site's heading in capitals is no reference entry: it names its section's blocks, however many.
+      [
+        'how much is a standard clean',
+        'PRICES\n\nOur prices are simple and fair.\n\nWe charge by the hour, never by the room.\n\nCall us for a free quote any day.\n\nA standard clean costs £15 an hour.',
+        'Sparkle',
+        'About us',
+        'PRICES: A standard clean costs £15 an hour. [1]',
+      ],
       // A small site's names stacked under a heading are no listing: the nearest names what follows it.
       [
         'how much is a haircut',

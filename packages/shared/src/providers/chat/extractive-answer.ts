@@ -653,8 +653,9 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     if (inListing(sentences, i)) continue;
     if ((isHeadingLine(sentences, i) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
       // A reference entry's name ("exception copy.Error", zsh's "%?string") heads its description, its
-      // first blocks; prose further down is the section's again, past the entry's list.
-      if (ENTRY_NAME_LINE.test(bareHeading(s.text)) && blocksBetween(sentences, i, index) > ENTRY_BLOCKS) break;
+      // first blocks; prose further down is the section's again, past the entry's list: the section's
+      // name is above the entries.
+      if (ENTRY_NAME_LINE.test(bareHeading(s.text)) && blocksBetween(sentences, i, index) > ENTRY_BLOCKS) continue;
       heading = s.text;
       // Two names stacked ("django-admin createsuperuser", then its "DJANGO_SUPERUSER_PASSWORD" entry): when
       // the quote names the lower one, the upper one says what it is about.
@@ -690,8 +691,12 @@ function inListing(sentences: Sentence[], index: number): boolean {
   return (!s.blockStart && before !== undefined && listed(before)) || (after !== undefined && !after.blockStart && listed(after));
 }
 
-/** A name an API or manual reference lists an entry under: code punctuation in it, or one word in capitals or with an underscore. */
-const ENTRY_NAME_LINE = /[._%$()[\]<>=]|^-|^[\p{Lu}\d_]+$|^\w+_\w+$/u;
+/**
+ * A name an API or manual reference lists an entry under: code punctuation in it ("copy.Error",
+ * "%?string", "HIST_IGNORE_DUPS", "--amend"). Not a small site's heading in capitals ("PRICES"), nor
+ * one with a full stop ("Dr. Patel").
+ */
+const ENTRY_NAME_LINE = /[_%$()[\]<>=]|\w\.\w|^-/;
 /**
  * Blocks of an entry's description quoted under its name. At two, Django's Field.null and is_ajax()
  * lost their names on sentences of their descriptions' third block; at three only quotes past the
