@@ -346,10 +346,17 @@ export function asidesLast<C extends ScoredChunk>(
   return [...others, ...aside];
 }
 
-/** A page's name: its title without the site's name after a separator ("ALTER TABLE", "os.path"). */
+/** A page's name: its title without the site's name after a separator ("ALTER TABLE", "django-admin and manage.py"). */
+export function pageName(title: string): string {
+  return (title.split(/\s+[|—–]\s+|\s+-\s+/)[0] ?? '').trim();
+}
+
+/** The words of a page's name, lower-cased ("alter", "table"). */
 function titleWords(title: string): string[] {
-  const name = (title.split(/\s+[|—–]\s+|\s+-\s+/)[0] ?? '').toLowerCase();
-  return name.split(/[^\p{L}\p{N}_.-]+/u).filter(Boolean);
+  return pageName(title)
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}_.-]+/u)
+    .filter(Boolean);
 }
 
 /**

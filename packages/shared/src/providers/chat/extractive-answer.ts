@@ -1,7 +1,7 @@
 import { asksForContact, statesContact } from '../../chat/contact-question.ts';
 import { asksForDuration, statesDuration } from '../../chat/duration-question.ts';
 import { mayAskForPrice, statesPrice } from '../../chat/price-question.ts';
-import { siteSize } from '../../chat/ranking.ts';
+import { pageName, siteSize } from '../../chat/ranking.ts';
 import { searchedQuery } from '../../chat/searched-query.ts';
 import { emailsIn, type Found, listedPhonesIn } from '../../contact-details.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
@@ -714,11 +714,6 @@ function blocksBetween(sentences: Sentence[], from: number, to: number): number 
 /** A thing the sentence speaks of without naming it: the page's subject. */
 const NAMES_ITS_SUBJECT =
   /\bth(is|ese) (command|helper|function|method|module|class|option|parameter|setting|variable|program|tool|utility|package|library|interface|macro|routine|hook|extension|plugin|feature|service|product)s?\b/i;
-
-/** A page's title without the site's name ("django-admin and manage.py — Django 3.2.25 documentation"). */
-function pageName(title: string): string {
-  return (title.split(/\s+[|—–]\s+|\s+-\s+/)[0] ?? '').trim();
-}
 
 function includesWords(text: string, name: string): boolean {
   return text.toLowerCase().includes(name.toLowerCase());
