@@ -273,4 +273,56 @@ describe('extractPage', () => {
     expect(page.sections.map((s) => s.text).join(' ')).toContain('ten-year warranty');
     expect(extractWithReadability(html, URL_)?.length).toBeGreaterThan(0);
   });
+  it('reads a manual page published as one <pre> as its sections and paragraphs, not one indented block', () => {
+    // groff's layout, as Postfix and many projects publish their manual pages: running header, capitals
+    // section names at the margin, text indented and filled to the page width, words hyphenated at a
+    // line's end, an option's description under its name, an example deeper than the text.
+    const page = extractPage(
+      doc(`<pre>
+POSTSUPER(1)                                                      POSTSUPER(1)
+
+<b>NAME</b>
+       postsuper - Postfix superintendent
+
+<b>DESCRIPTION</b>
+       The  <a href="postsuper.1.html"><b>postsuper</b>(1)</a>  command  does maintenance jobs on the Postfix queue.
+       Use  of  the  command  is  restricted  to  the  superuser.    See   the
+       <b>postqueue</b>(1) command for unprivileged queue operations such as listing
+       or flushing the mail queue.
+
+       <b>-h</b> <i>queue</i><b>_</b><i>id</i>
+              Put mail "on hold" so that no attempt is  made  to  deliver  it.
+              Move  one  message  with  the named queue ID from the named mail
+              queue(s) to the hold queue. Note: in order to refresh the con-
+              figuration, use the <b>reload</b> command instead.
+
+              o      The  message  will be returned to the sender when the
+                     queue manager attempts to deliver that message.
+
+              For example:
+
+              postqueue -j | jq -r '
+                  select(.recipients[0].address == "user@example.com")
+               ' | postsuper -d -
+
+<b>SEE ALSO</b>
+       postqueue(1), Postfix unprivileged queue operations
+
+                                                                  POSTSUPER(1)
+</pre>`),
+      URL_,
+    );
+    expect(page.sections.map((s) => s.heading)).toEqual(['NAME', 'DESCRIPTION', 'SEE ALSO']);
+    expect(page.sections[1]!.text.split('\n\n')).toEqual([
+      'The postsuper(1) command does maintenance jobs on the Postfix queue. Use of the command is restricted to the superuser. See the postqueue(1) command for unprivileged queue operations such as listing or flushing the mail queue.',
+      '-h queue_id\nPut mail "on hold" so that no attempt is made to deliver it. Move one message with the named queue ID from the named mail queue(s) to the hold queue. Note: in order to refresh the configuration, use the reload command instead.',
+      'o The message will be returned to the sender when the queue manager attempts to deliver that message.',
+      'For example:',
+      'postqueue -j | jq -r \'\n    select(.recipients[0].address == "user@example.com")\n \' | postsuper -d -',
+    ]);
+    expect(page.sections[2]!.text).toBe('postqueue(1), Postfix unprivileged queue operations');
+    // A <pre> that is no manual page (its first capitals line is not NAME) stays one block, as written.
+    const code = extractPage(doc('<p>Query:</p><pre>SELECT\n    a, b\nFROM\n    t\nWHERE a > 1</pre>'), URL_);
+    expect(code.sections.map((s) => s.text)).toEqual(['Query:\n\nSELECT\n    a, b\nFROM\n    t\nWHERE a > 1']);
+  });
 });

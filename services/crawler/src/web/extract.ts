@@ -2,6 +2,7 @@ import type { PageSection } from '@kbchat/shared/crawl/chunker';
 import { Readability } from '@mozilla/readability';
 import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
+import { manualPageSections } from './preformatted.ts';
 
 /**
  * Main-content extraction (docs/crawling.md "Extraction").
@@ -549,6 +550,22 @@ function walkSections(root: El, prune: boolean): PageSection[] {
     if (child.tag === 'button' && child.text < MIN_BUTTON_TEXT) continue;
     if (prune && isLinkDense(child)) continue;
     if (child.form && child.text < root.text * 0.25) continue;
+    if (child.pre && !step.pre && child.tag === 'pre') {
+      // A formatter's page in a <pre> (a manual page): its sections and paragraphs, not one block of code.
+      const manual = manualPageSections(textOf(child));
+      if (manual) {
+        flushSection();
+        for (const s of manual) {
+          heading = s.heading;
+          for (const p of s.paragraphs) {
+            parts.push(p);
+            flushParagraph();
+          }
+          flushSection();
+        }
+        continue;
+      }
+    }
     steps.push({ el: child, i: 0, cells: 0, pre: step.pre || Boolean(child.pre) });
   }
   flushSection();
