@@ -98,6 +98,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('zsh-questions.json'),
     pkg: 'zsh-doc',
   },
+  {
+    name: 'postfix',
+    dir: `${CORPORA}/usr/share/doc/postfix/html`,
+    start: 'index.html',
+    questionsFile: questionsPath('postfix-questions.json'),
+    pkg: 'postfix-doc',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
