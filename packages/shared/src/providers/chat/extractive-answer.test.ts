@@ -352,6 +352,22 @@ describe('composeAnswer', () => {
         '4.1. Specifying the files to distribute',
         '4.1. Specifying the files to distribute: The meanings should be fairly clear: include all files in the distribution root matching *.txt and all files under examples. [1]',
       ],
+      // What a sentence ending in a colon introduces (a configuration line) is its example, not the
+      // section's name; an entry the page gave a permalink ("marshal.dump(…)¶" under "…these functions:") is.
+      [
+        'how do i log to a file',
+        'Add the following line to master.cf if not already present:\n\npostlog unix-dgram n - n - 1 postlogd\n\nConfigure Postfix to write logging to a file, for example /var/log/postfix.log.',
+        'Postfix logging to file or stdout',
+        'Configuring logging to file',
+        'Configuring logging to file: Configure Postfix to write logging to a file, for example /var/log/postfix.log. [1]',
+      ],
+      [
+        'how do i write a value to a file with marshal',
+        'The module defines these functions:\n\nmarshal.dump(value, file[, version])¶\n\nWrite the value on the open file.',
+        'marshal — Internal Python object serialization',
+        null,
+        'marshal.dump(value, file[, version]): Write the value on the open file. [1]',
+      ],
       // A small site's heading in capitals is no reference entry: it names its section's blocks, however many.
       [
         'how much is a standard clean',

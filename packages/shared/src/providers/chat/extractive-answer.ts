@@ -651,6 +651,9 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     if (listItemUnderHeading(sentences, i)) continue;
     // A line of a listing or an example ("prune examples/sample?/build", a manifest's last line) names no section.
     if (inListing(sentences, i)) continue;
+    // What a sentence ending in a colon introduces ("Add the following line to master.cf…:", then
+    // "postlog unix-dgram n - n - 1 postlogd") is its example, not a section's name.
+    if (introduced(sentences, i)) continue;
     if ((isHeadingLine(sentences, i) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
       // A reference entry's name ("exception copy.Error", zsh's "%?string") heads its description, its
       // first blocks; prose further down is the section's again, past the entry's list: the section's
@@ -673,6 +676,17 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
   const page = NAMES_ITS_SUBJECT.test(quoted) ? named(pageName(passage.title)) : '';
   if (heading.toLowerCase() === passage.title.trim().toLowerCase()) return page;
   return named(heading) || page;
+}
+
+/**
+ * A block's first line right under a sentence of prose that ends in a colon: what that sentence
+ * introduces — unless the page gave the line a permalink ("marshal.dump(value, file[, version])¶" under
+ * "The module defines these functions:"): an entry the sentence lists.
+ */
+function introduced(sentences: Sentence[], index: number): boolean {
+  const s = sentences[index] as Sentence;
+  const before = sentences[index - 1];
+  return s.blockStart && !/¶$/u.test(s.text) && before !== undefined && before.prose && /:$/.test(before.text);
 }
 
 /**
