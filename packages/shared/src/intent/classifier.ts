@@ -35,8 +35,10 @@ export function foldForIntent(message: string): string {
 // --- Contact details -------------------------------------------------------------------------
 
 // RFC 2606 / 6761 names are placeholders in technical questions ("send mail to bob@example.com"),
-// never a visitor's own address.
-const PLACEHOLDER_DOMAIN = /@([a-z0-9-]+\.)*(example\.(com|net|org)|[a-z0-9-]+\.(test|example|invalid|localhost))$/;
+// never a visitor's own address; nor is one at a name the Internet does not reach (RFC 6762's .local,
+// RFC 8375's home.arpa, .internal, a host's "localdomain"): "from user@localdomain.local to my domain".
+const PLACEHOLDER_DOMAIN =
+  /@([a-z0-9-]+\.)*(example\.(com|net|org)|[a-z0-9-]+\.(test|example|invalid|localhost|local|internal|localdomain)|home\.arpa|localdomain)$/;
 
 function hasEmail(t: string): boolean {
   for (const m of emailsIn(t)) if (!PLACEHOLDER_DOMAIN.test(m.text)) return true;
@@ -73,8 +75,12 @@ function leavesContactDetails(t: string): boolean {
   // A question that never says "me/my" asks about the details ("is info@acme.com your support
   // address?", "is 1-800-555-0100 the sales line?"); it does not leave the visitor's own.
   if (t.includes('?') && !FIRST_PERSON_OBJECT.test(t)) return false;
+  // "How do I rewrite bob@mail.acme.com to bob@acme.com on my server?" asks for instructions about an
+  // address; a visitor who wants to be written to says so (the phrases below).
+  if (ASKS_HOW_TO.test(t) && t.includes('?')) return false;
   return true;
 }
+const ASKS_HOW_TO = /^(how (do|can|should|could|would) (i|we)|how to)\b/;
 
 // --- Phrases, per category and language ----------------------------------------------------------
 // Built from the categories above, not from the test messages: each pattern names who acts, what
