@@ -325,4 +325,21 @@ POSTSUPER(1)                                                      POSTSUPER(1)
     const code = extractPage(doc('<p>Query:</p><pre>SELECT\n    a, b\nFROM\n    t\nWHERE a > 1</pre>'), URL_);
     expect(code.sections.map((s) => s.text)).toEqual(['Query:\n\nSELECT\n    a, b\nFROM\n    t\nWHERE a > 1']);
   });
+  it("keeps a document's own sidebar (DocBook's boxed aside) and drops a page's sidebar column and a Publican docnav", () => {
+    const page = extractPage(
+      doc(`<ul class="docnav top"><li class="previous"><a href="a.html"><strong>Prev</strong></a></li><li class="home">The Handbook</li><li class="next"><a href="c.html"><strong>Next</strong></a></li></ul>
+<div class="section"><h2>6.2. Installing and Removing</h2><div class="para">With APT, packages can be added or removed from the system.</div>${ARTICLE}
+<div class="sidebar"><div class="titlepage"><p class="title"><strong>GOING FURTHER The cache of .deb files</strong></p></div>
+<div class="para">APT keeps a copy of each downloaded .deb file in /var/cache/apt/archives/; apt-get clean empties it.</div></div></div>
+<div class="sidebar"><h3>Recent posts</h3><p>Our summer opening hours are here, read all about them.</p></div>`),
+      URL_,
+    );
+    expect(page.extractor).toBe('heuristic');
+    const text = page.sections.map((s) => s.text).join('\n');
+    expect(text).toContain('apt-get clean empties it');
+    expect(text).toContain('GOING FURTHER The cache of .deb files');
+    expect(text).not.toContain('Recent posts');
+    expect(text).not.toContain('summer opening hours');
+    expect(text).not.toMatch(/Prev|Next/);
+  });
 });

@@ -63,6 +63,8 @@ interface El {
   linkText: number;
   links: number;
   pre?: boolean;
+  /** A document's division (DOCUMENT_DIVISION). */
+  division?: boolean;
   /** A <form>: kept only when it wraps the page (ASP.NET WebForms does). */
   form?: boolean;
   /** An <a href="#…">: in a heading, a docs generator's permalink marker. */
@@ -116,8 +118,16 @@ const DROP_ROLES = new Set([
 // not hit "shareholders". A class may carry a prefix ("site-footer", "wp-cookie-notice"); an id may not,
 // because ids are often made from content ("sql-comment", "plpython-sharing" in the PostgreSQL docs).
 const BOILERPLATE_WORDS =
-  'nav|navbar|navigation|navheader|navfooter|navlinks|breadcrumbs?|sidebar|side-bar|skip-?link|skip-?to-content|cookies?|cookie-?banner|cookie-?consent|cookie-?notice|consent|gdpr|cc-window|onetrust|share|sharing|social|socials|site-?header|site-?footer|global-?header|global-?footer|masthead|footer|toolbar|pagination|pager|subscribe|newsletter|advert|advertisement|sponsored|related-?posts|comments';
+  'nav|navbar|navigation|navheader|navfooter|navlinks|docnav|breadcrumbs?|skip-?link|skip-?to-content|cookies?|cookie-?banner|cookie-?consent|cookie-?notice|consent|gdpr|cc-window|onetrust|share|sharing|social|socials|site-?header|site-?footer|global-?header|global-?footer|masthead|footer|toolbar|pagination|pager|subscribe|newsletter|advert|advertisement|sponsored|related-?posts|comments';
 const BOILERPLATE = namePatterns(BOILERPLATE_WORDS);
+/**
+ * A page's sidebar column (widgets, menus) — but a sidebar inside a document's section is the
+ * document's: DocBook's and docutils' boxed asides ("GOING FURTHER The cache of .deb files", "BACK TO
+ * BASICS", "TIP"), written as part of the text they stand beside.
+ */
+const SIDEBAR = namePatterns('sidebar|side-bar');
+/** A division of a document as DocBook and docutils mark it up (`<div class="section">`, "sect2", "chapter"). */
+const DOCUMENT_DIVISION = /(?:^|\s)(?:section|chapter|appendix|preface|part|simplesect|sect[1-5]|refsect[1-3]|refsection)(?:\s|$)/i;
 // The site's footer by name, the same way (kept on the start page: ExtractOptions.keepFooter).
 const FOOTER = namePatterns('site-?footer|global-?footer|footer');
 
@@ -309,6 +319,7 @@ function parse(html: string, keepFooter = false): Parsed {
   let titleDone = false;
   let linkDepth = 0;
   let contentDepth = 0; // inside main/article: their <header> is the article's own
+  let divisionDepth = 0; // inside a document's section (DOCUMENT_DIVISION): its sidebars are its own
   let footerDepth = 0; // inside a footer held apart (keepFooter)
 
   const parser = new Parser(
@@ -336,7 +347,8 @@ function parse(html: string, keepFooter = false): Parsed {
         }
         if (RAW_TEXT.has(name)) rawDepth++;
         const footer = keepFooter && footerDepth === 0 && dropDepth === 0 && !inHead && contentDepth === 0 && isSiteFooter(name, attrs);
-        const drop = !footer && (dropDepth > 0 || inHead || name === 'head' || shouldDrop(name, attrs, contentDepth > 0));
+        const drop =
+          !footer && (dropDepth > 0 || inHead || name === 'head' || shouldDrop(name, attrs, contentDepth > 0, divisionDepth > 0));
         if (drop || name === 'html' || name === 'body' || name === 'title') {
           const dropped = drop && name !== 'html' && name !== 'body';
           if (dropped) dropDepth++;
@@ -352,6 +364,10 @@ function parse(html: string, keepFooter = false): Parsed {
           if (attrs.href?.startsWith('#')) el.permalink = true;
         }
         if (name === 'main' || name === 'article') contentDepth++;
+        if (DOCUMENT_DIVISION.test(attrs.class ?? '')) {
+          el.division = true;
+          divisionDepth++;
+        }
         if (footer) {
           el.detached = true;
           footerDepth++;
@@ -396,6 +412,7 @@ function parse(html: string, keepFooter = false): Parsed {
     if (!el) return;
     if (el.tag === 'a') linkDepth--;
     if (el.tag === 'main' || el.tag === 'article') contentDepth--;
+    if (el.division) divisionDepth--;
     const parent = parentOf(stack, body);
     if (el.detached) {
       footerDepth--;
@@ -445,7 +462,7 @@ function isSiteFooter(tag: string, attrs: Record<string, string>): boolean {
   return tag === 'footer' || attrs.role?.toLowerCase() === 'contentinfo' || namedBy(attrs, FOOTER);
 }
 
-function shouldDrop(tag: string, attrs: Record<string, string>, insideContent: boolean): boolean {
+function shouldDrop(tag: string, attrs: Record<string, string>, insideContent: boolean, insideDivision: boolean): boolean {
   if (DROP_TAGS.has(tag)) return true;
   // A page's own <header> is boilerplate; an article's header holds its title and byline.
   if (tag === 'header' && !insideContent) return true;
@@ -454,7 +471,7 @@ function shouldDrop(tag: string, attrs: Record<string, string>, insideContent: b
   if (role && DROP_ROLES.has(role)) return true;
   const style = attrs.style;
   if (style && /(?:display\s*:\s*none|visibility\s*:\s*hidden)/i.test(style)) return true;
-  return namedBy(attrs, BOILERPLATE);
+  return namedBy(attrs, BOILERPLATE) || (!insideDivision && namedBy(attrs, SIDEBAR));
 }
 
 /** <main>, [role=main] or a lone <article>, when it holds most of the text; else the whole body. */
