@@ -105,6 +105,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('postfix-questions.json'),
     pkg: 'postfix-doc',
   },
+  {
+    name: 'handbook',
+    dir: `${CORPORA}/usr/share/doc/debian-handbook/html/en-US`,
+    start: 'index.html',
+    questionsFile: questionsPath('debian-handbook-questions.json'),
+    pkg: 'debian-handbook',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
