@@ -376,6 +376,14 @@ describe('composeAnswer', () => {
         'About us',
         'PRICES: A standard clean costs £15 an hour. [1]',
       ],
+      // A web address alone on its line (a book's reference to a registry) names no section.
+      [
+        'how does the gateway let machines with private addresses reach the internet',
+        'More about ports:\n→ https://www.iana.org/assignments/service-names-port-numbers/service-names-port-numbers.xhtml\n\nWhen a local network uses a private address range, the gateway needs to implement address masquerading so that the machines on the network can reach the internet.',
+        'Network Infrastructure',
+        '10.1. Gateway',
+        '10.1. Gateway: When a local network uses a private address range, the gateway needs to implement address masquerading so that the machines on the network can reach the internet. [1]',
+      ],
       // A small site's names stacked under a heading are no listing: the nearest names what follows it.
       [
         'how much is a haircut',

@@ -563,9 +563,10 @@ const TYPED_PARAMETER = /^\S+\s+<(?![A-Z]>)[^>]+>|^v?\d+\.\d+(\.\d+)?(,\s*v?\d+\
  * Not a section's name: a table's header row ("Version | Changes"), a return or import statement
  * ("return self.title", "from django.db import models"), a line without a letter (a code block's "]"),
  * a bracketed expression ("(subject, message, from_email, recipient_list)": a tuple's format), an API
- * reference's type alone on its line ("<string>", "<Buffer> | <string>": a value's, not a section's).
+ * reference's type alone on its line ("<string>", "<Buffer> | <string>": a value's, not a section's), a
+ * web address alone on its line ("→ https://www.iana.org/assignments/…", a book's reference).
  */
-const NOT_A_HEADING = /\s\|\s|^return\b|^(from\s+\S+\s+)?import\s|^\P{L}*$|^\(|^<[^<>]+>(\s*\|\s*<[^<>]+>)*$/u;
+const NOT_A_HEADING = /\s\|\s|^return\b|^(from\s+\S+\s+)?import\s|^\P{L}*$|^\(|^<[^<>]+>(\s*\|\s*<[^<>]+>)*$|^\P{L}*https?:\/\/\S+$/u;
 
 /** Section names that say nothing about what the section holds. */
 const GENERIC_HEADING =
