@@ -1,8 +1,8 @@
-// A manual page rendered by groff or mandoc and published as one preformatted block (Postfix's pages,
-// many projects' man2html pages). Its sentences run across hard line breaks at the formatter's width, split words
-// with a hyphen at a line's end ("con-" / "figuration") and sit indented — which the answer reads as code.
-// Here those lines are read as the paragraphs they are; code examples (short lines, deeper indentation)
-// keep their lines.
+// A manual page rendered by groff and published as one preformatted block (Postfix's pages, many
+// projects' pages made the same way). Its sentences run across hard line breaks at the formatter's
+// width, split words with a hyphen at a line's end ("con-" / "figuration") and sit indented — which the
+// answer reads as code. Here those lines are read as the paragraphs they are; code examples (lines that
+// are no sentence, deeper indentation) keep their lines.
 
 export interface FormattedSection {
   heading: string | null;
@@ -70,8 +70,8 @@ function widthOf(lines: string[]): number {
 /**
  * One block's lines as a paragraph: the block's own indentation dropped, a line the formatter filled
  * joined with the next at its indentation (a word it split with a hyphen made whole), the justified
- * text's double spaces single; a deeper line (an example) keeps its line and, as no-break spaces, its
- * extra indentation.
+ * text's double spaces single; a deeper line keeps its line, and when it is no sentence (an example),
+ * its extra indentation as no-break spaces.
  */
 function refill(block: string[], width: number): string {
   if (block.length === 0) return '';
