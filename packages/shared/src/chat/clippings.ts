@@ -1,8 +1,8 @@
 import { analyze } from '../providers/text/text-analysis.ts';
 
 /**
- * Words people clip and pages write whole, or the other way round: "can I take *photos*?" of a page
- * that says "photographs", "*info*" of "information", "*bike*" of "bicycle", "*xmas*" of "Christmas".
+ * Words people clip and pages write whole, or the other way round, and the words Britain and America
+ * spell apart: "can I take *photos*?" of a page that says "photographs", "*info*" of "information", "*bike*" of "bicycle", "*xmas*" of "Christmas".
  * English only, as the stemmer is; a clipping with a common other meaning ("sat", "temp", "ad", "hr")
  * is left out, and so are the clippings of technical writing ("app", "db", "repo", "config"): a
  * documentation site uses both forms, often for two things (Django's "app" and "application"). Each
@@ -37,9 +37,101 @@ const ABBREVIATIONS: [string, string][] = [
   ['yr', 'year'],
 ];
 
+/**
+ * British and American spellings of one word: a visitor writes theirs, the site its own ("Can I print
+ * *cheques*?" of a guide that says "checks" was declined for the cheques). Searched both ways, as the
+ * clippings are — but an American form that is also another common word ("check", "tire", "story",
+ * "program", "meter", "mold", "curb") is searched for the British one only one way: a visitor who
+ * checks a status asks about no cheque.
+ */
+const SPELLINGS: [british: string, american: string][] = [
+  ['colour', 'color'],
+  ['favour', 'favor'],
+  ['favourite', 'favorite'],
+  ['behaviour', 'behavior'],
+  ['flavour', 'flavor'],
+  ['honour', 'honor'],
+  ['labour', 'labor'],
+  ['neighbour', 'neighbor'],
+  ['neighbourhood', 'neighborhood'],
+  ['harbour', 'harbor'],
+  ['humour', 'humor'],
+  ['odour', 'odor'],
+  ['parlour', 'parlor'],
+  ['savoury', 'savory'],
+  ['organise', 'organize'],
+  ['organised', 'organized'],
+  ['organisation', 'organization'],
+  ['realise', 'realize'],
+  ['recognise', 'recognize'],
+  ['apologise', 'apologize'],
+  ['authorise', 'authorize'],
+  ['authorisation', 'authorization'],
+  ['customise', 'customize'],
+  ['customisation', 'customization'],
+  ['personalise', 'personalize'],
+  ['personalised', 'personalized'],
+  ['minimise', 'minimize'],
+  ['maximise', 'maximize'],
+  ['optimise', 'optimize'],
+  ['optimisation', 'optimization'],
+  ['prioritise', 'prioritize'],
+  ['specialise', 'specialize'],
+  ['summarise', 'summarize'],
+  ['synchronise', 'synchronize'],
+  ['finalise', 'finalize'],
+  ['centre', 'center'],
+  ['litre', 'liter'],
+  ['theatre', 'theater'],
+  ['fibre', 'fiber'],
+  ['catalogue', 'catalog'],
+  ['dialogue', 'dialog'],
+  ['analogue', 'analog'],
+  ['licence', 'license'],
+  ['defence', 'defense'],
+  ['offence', 'offense'],
+  ['grey', 'gray'],
+  ['aluminium', 'aluminum'],
+  ['jewellery', 'jewelry'],
+  ['pyjamas', 'pajamas'],
+  ['travelling', 'traveling'],
+  ['traveller', 'traveler'],
+  ['cancelled', 'canceled'],
+  ['cancelling', 'canceling'],
+  ['cancellation', 'cancelation'],
+  ['labelled', 'labeled'],
+  ['modelling', 'modeling'],
+  ['enrolment', 'enrollment'],
+  ['instalment', 'installment'],
+  ['fulfil', 'fulfill'],
+  ['judgement', 'judgment'],
+  ['ageing', 'aging'],
+  ['paediatric', 'pediatric'],
+  ['orthopaedic', 'orthopedic'],
+  ['anaesthetic', 'anesthetic'],
+  ['mum', 'mom'],
+];
+/** British forms whose American form is also another word: searched for the American one, not back. */
+const ONE_WAY_SPELLINGS: [british: string, american: string][] = [
+  ['cheque', 'check'],
+  ['tyre', 'tire'],
+  ['storey', 'story'],
+  ['programme', 'program'],
+  ['metre', 'meter'],
+  ['mould', 'mold'],
+  ['kerb', 'curb'],
+];
+
 /** Each word (and its plural) → the other form's words. */
 const OTHER = new Map<string, string>();
-for (const [word, other] of [...PAIRS, ...PAIRS.map(([short, long]): [string, string] => [long, short]), ...ABBREVIATIONS]) {
+for (const [word, other] of [
+  ...PAIRS,
+  ...PAIRS.map(([short, long]): [string, string] => [long, short]),
+  ...ABBREVIATIONS,
+  ...SPELLINGS,
+  ...SPELLINGS.map(([british, american]): [string, string] => [american, british]),
+  ...ONE_WAY_SPELLINGS,
+]) {
   OTHER.set(word, other);
   if (!word.endsWith('s')) OTHER.set(`${word}s`, other);
 }

@@ -270,6 +270,13 @@ describe('absentShare (declining)', () => {
     expect(absentShare(context, DEFAULT_RANKING)).toBe(0);
   });
 
+  it('does not count a word spelt the other side of the Atlantic when the site spells it its way', () => {
+    // "Can I print cheques?" of a guide that says "checks": "check" is searched as a context word.
+    const cheques = { ...stats(['check', 'print', 'chequ'], [40, 12, 0], 778), termFocus: [false, true, true] };
+    expect(absentShare(cheques, DEFAULT_RANKING)).toBe(0);
+    expect(absentShare({ ...cheques, termDf: [0, 12, 0] }, DEFAULT_RANKING)).toBeGreaterThan(0.3);
+  });
+
   it('does not count the verb of a phrasal verb that names no thing, only one whose noun pages use', () => {
     // "turn on" is searched as "enable": a site never speaking of two-factor anything is not made to
     // answer by saying "turn" somewhere.

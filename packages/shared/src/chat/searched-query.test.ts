@@ -27,8 +27,17 @@ describe('searchedQuery', () => {
     ['Is there a bicycle shed?', 'bike'],
     ['are you open at xmas', 'christmas'],
     ['need an appt asap', 'appointment'],
-  ])('searches the other form of a word people clip (%j: %s)', (message, word) => {
+    // British and American spellings, both ways.
+    ['Can I print cheques from GnuCash?', 'check'],
+    ['What colour are the chairs?', 'color'],
+    ['is there a neighborhood parking permit', 'neighbourhood'],
+  ])('searches the other form of a word people clip or spell apart (%j: %s)', (message, word) => {
     expect(searchedQuery(message).query.split(' ')).toContain(word);
+  });
+
+  it('searches an American form that is also another word for no British one', () => {
+    expect(searchedQuery('how do I check my balance?')).toEqual({ query: 'how do I check my balance?' });
+    expect(searchedQuery('my tire is flat')).toEqual({ query: 'my tire is flat' });
   });
 
   it.each([
