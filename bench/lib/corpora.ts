@@ -112,6 +112,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('debian-handbook-questions.json'),
     pkg: 'debian-handbook',
   },
+  {
+    name: 'gnucash',
+    dir: `${CORPORA}/usr/share/doc/gnucash-docs/gnucash-guide-en`,
+    start: 'index.html',
+    questionsFile: questionsPath('gnucash-questions.json'),
+    pkg: 'gnucash-docs',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
