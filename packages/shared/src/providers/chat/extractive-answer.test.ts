@@ -376,6 +376,15 @@ describe('composeAnswer', () => {
         'About us',
         'PRICES: A standard clean costs £15 an hour. [1]',
       ],
+      // A row of one cell after an empty one (DocBook's admonition table: its icon, then "Tip") is that
+      // cell's text: a caption that names nothing, and no pipe in the quote.
+      [
+        'can i type only the day of a date',
+        '| Tip\n\nIf you only enter a day and month, GnuCash will automatically append the year.\n\n| This shortcut works in every date field.',
+        'Transactions',
+        '2.9.2. Entering Dates',
+        '2.9.2. Entering Dates: If you only enter a day and month, GnuCash will automatically append the year. This shortcut works in every date field. [1]',
+      ],
       // A web address alone on its line (a book's reference to a registry) names no section.
       [
         'how does the gateway let machines with private addresses reach the internet',
