@@ -1,8 +1,8 @@
 import { analyze } from '../providers/text/text-analysis.ts';
 
 /**
- * Words people clip and pages write whole, or the other way round, and the words Britain and America
- * spell apart: "can I take *photos*?" of a page that says "photographs", "*info*" of "information", "*bike*" of "bicycle", "*xmas*" of "Christmas".
+ * Words people clip and pages write whole, or the other way round, the words Britain and America
+ * spell apart, and the words the industry renamed: "can I take *photos*?" of a page that says "photographs", "*info*" of "information", "*bike*" of "bicycle", "*xmas*" of "Christmas".
  * English only, as the stemmer is; a clipping with a common other meaning ("sat", "temp", "ad", "hr")
  * is left out, and so are the clippings of technical writing ("app", "db", "repo", "config"): a
  * documentation site uses both forms, often for two things (Django's "app" and "application"). Each
@@ -122,6 +122,19 @@ const ONE_WAY_SPELLINGS: [british: string, american: string][] = [
   ['kerb', 'curb'],
 ];
 
+/**
+ * Words the industry renamed (around 2020): a visitor asks about a DNS "blocklist" of documentation that
+ * says "blacklist" (the Exim specification), or the other way round (Postfix 3.7 says "allowlist").
+ */
+const RENAMED: [current: string, former: string][] = [
+  ['blocklist', 'blacklist'],
+  ['blocklisted', 'blacklisted'],
+  ['blocklisting', 'blacklisting'],
+  ['allowlist', 'whitelist'],
+  ['allowlisted', 'whitelisted'],
+  ['allowlisting', 'whitelisting'],
+];
+
 /** Each word (and its plural) → the other form's words. */
 const OTHER = new Map<string, string>();
 for (const [word, other] of [
@@ -131,6 +144,9 @@ for (const [word, other] of [
   ...SPELLINGS,
   ...SPELLINGS.map(([british, american]): [string, string] => [american, british]),
   ...ONE_WAY_SPELLINGS,
+  ...RENAMED,
+  ...RENAMED.map(([current, former]): [string, string] => [former, current]),
+  ['denylist', 'blacklist'] as [string, string],
 ]) {
   OTHER.set(word, other);
   if (!word.endsWith('s')) OTHER.set(`${word}s`, other);

@@ -31,6 +31,9 @@ describe('searchedQuery', () => {
     ['Can I print cheques from GnuCash?', 'check'],
     ['What colour are the chairs?', 'color'],
     ['is there a neighborhood parking permit', 'neighbourhood'],
+    // Words the industry renamed, both ways.
+    ['How do I reject connections from hosts on a DNS blocklist?', 'blacklist'],
+    ['how do I whitelist a sender', 'allowlist'],
   ])('searches the other form of a word people clip or spell apart (%j: %s)', (message, word) => {
     expect(searchedQuery(message).query.split(' ')).toContain(word);
   });
