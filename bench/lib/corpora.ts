@@ -119,6 +119,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('gnucash-questions.json'),
     pkg: 'gnucash-docs',
   },
+  {
+    name: 'exim',
+    dir: `${CORPORA}/usr/share/doc/exim4-doc-html/spec_html`,
+    start: 'index.html',
+    questionsFile: questionsPath('exim-questions.json'),
+    pkg: 'exim4-doc-html',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
