@@ -135,17 +135,16 @@ const RENAMED: [current: string, former: string][] = [
   ['allowlisting', 'whitelisting'],
 ];
 
+const bothWays = (pairs: [string, string][]): [string, string][] => [...pairs, ...pairs.map(([a, b]): [string, string] => [b, a])];
+
 /** Each word (and its plural) → the other form's words. */
 const OTHER = new Map<string, string>();
 for (const [word, other] of [
-  ...PAIRS,
-  ...PAIRS.map(([short, long]): [string, string] => [long, short]),
+  ...bothWays(PAIRS),
   ...ABBREVIATIONS,
-  ...SPELLINGS,
-  ...SPELLINGS.map(([british, american]): [string, string] => [american, british]),
+  ...bothWays(SPELLINGS),
   ...ONE_WAY_SPELLINGS,
-  ...RENAMED,
-  ...RENAMED.map(([current, former]): [string, string] => [former, current]),
+  ...bothWays(RENAMED),
   ['denylist', 'blacklist'] as [string, string],
 ]) {
   OTHER.set(word, other);

@@ -567,7 +567,7 @@ function walkSections(root: El, prune: boolean): PageSection[] {
     if (child.tag === 'button' && child.text < MIN_BUTTON_TEXT) continue;
     if (prune && isLinkDense(child)) continue;
     if (child.form && child.text < root.text * 0.25) continue;
-    if (child.pre && !step.pre && child.tag === 'pre') {
+    if (child.tag === 'pre' && !step.pre) {
       // A formatter's page in a <pre> (a manual page): its sections and paragraphs, not one block of code.
       const manual = manualPageSections(textOf(child));
       if (manual) {

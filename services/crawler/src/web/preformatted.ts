@@ -30,6 +30,8 @@ const MIN_WIDTH = 60;
  * and footer; null for any other text.
  */
 export function manualPageSections(text: string): FormattedSection[] | null {
+  // Most <pre> blocks are code: no line of NAME alone, and nothing to split.
+  if (!/^NAME[ \t]*\r?$/m.test(text)) return null;
   const lines = linesOf(text);
   const first = lines.find((l) => l.trim() !== '' && !RUNNING_LINE.test(l));
   if (first !== 'NAME') return null;

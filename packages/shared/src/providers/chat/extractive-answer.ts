@@ -284,15 +284,15 @@ export function sentencesOf(content: string): Sentence[] {
   const out: Sentence[] = [];
   let blockStart = true;
   for (const raw of content.split('\n')) {
-    // A row of one cell after empty ones (DocBook's admonition table: its icon's cell, then "Tip") is
-    // that cell's text, not a table's row.
-    const line = TABLE_ROW.test(raw) ? raw : raw.replace(/^\s*(\|\s*)+/, '');
-    if (TABLE_ROW.test(line)) {
-      const text = line.trim().replace(/\s+/g, ' ');
+    if (TABLE_ROW.test(raw)) {
+      const text = raw.trim().replace(/\s+/g, ' ');
       out.push({ text, words: text.split(' ').length, prose: false, line: true, blockStart, row: true });
       blockStart = false;
       continue;
     }
+    // A row of one cell after empty ones (DocBook's admonition table: its icon's cell, then "Tip") is
+    // that cell's text, not a table's row.
+    const line = raw.replace(/^\s*(\|\s*)+/, '');
     const parts = line
       .split(SENTENCE_END)
       .map((raw) => raw.trim().replace(/\s+/g, ' '))
