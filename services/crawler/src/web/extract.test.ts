@@ -101,6 +101,16 @@ describe('extractPage', () => {
     ]);
   });
 
+  it("follows a frameset's frames and an inline frame's page", () => {
+    const frameset = extractPage(
+      `<!DOCTYPE html><html><head><title>Manual</title></head><frameset cols="256,*"><frame name="left" src="contents.html"><frame name="main" src="main.html"><noframes><body></body></noframes></frameset></html>`,
+      URL_,
+    );
+    expect(frameset.links).toEqual(['https://shop.example.com/docs/contents.html', 'https://shop.example.com/docs/main.html']);
+    const inline = extractPage(doc(`<main>${ARTICLE}<iframe src="/booking/widget.html" title="Book"></iframe></main>`), URL_);
+    expect(inline.links).toEqual(['https://shop.example.com/booking/widget.html']);
+  });
+
   it('reads canonical, meta robots, X-Robots-Tag and a meta refresh', () => {
     const page = extractPage(
       doc(

@@ -337,6 +337,9 @@ function parse(html: string, keepFooter = false): Parsed {
           out.canonical = attrs.href;
         else if (name === 'base' && attrs.href && out.baseHref === null) out.baseHref = attrs.href;
         if ((name === 'a' || name === 'area') && attrs.href) out.hrefs.push(attrs.href);
+        // A frameset's pages are its frames: a help system or an old site whose home page is one
+        // (HomeBank's manual: a contents frame and a page frame) has no other link to them.
+        else if ((name === 'frame' || name === 'iframe') && attrs.src) out.hrefs.push(attrs.src);
         if (name === 'div' && attrs.id && APP_ROOT_IDS.test(attrs.id)) out.appRoot = true;
         if (name === 'script' && isExecutable(attrs.type)) out.scripts++;
 
