@@ -83,6 +83,26 @@ describe('chunkSections', () => {
     }
   });
 
+  it('starts a chunk that goes on with a table with its column names, and never carries part of a row', () => {
+    const head = 'Attribute | Description | Required';
+    const rows = Array.from(
+      { length: 30 },
+      (_, i) => `Setting ${i} | What setting ${i} changes, in a sentence. And a second sentence about it. | ${i % 2 ? 'Yes' : 'No'}`,
+    );
+    const text = ['The parameters of the element.', head, ...rows, 'After the table, a closing remark. It ends here.'].join('\n\n');
+    const chunks = chunkSections([{ heading: 'Random Variable', text }]);
+    expectWellFormed(chunks);
+    expectCovers(text, chunks);
+    expect(chunks.length).toBeGreaterThan(2);
+    const paragraphs = new Set(text.split('\n\n'));
+    for (const c of chunks.slice(1)) {
+      const [first] = c.content.split('\n\n');
+      // A chunk that opens with a row opens with the table's first row; no row is cut.
+      if (first?.includes(' | ')) expect(first).toBe(head);
+      for (const p of c.content.split('\n\n')) expect(paragraphs.has(p) || !p.includes('|')).toBe(true);
+    }
+  });
+
   it('splits one giant paragraph without sentence ends at word boundaries', () => {
     const words = Array.from({ length: 3000 }, (_, i) => `word${i}`);
     const text = words.join(' ');

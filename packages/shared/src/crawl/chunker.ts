@@ -10,7 +10,10 @@ import { createHash } from 'node:crypto';
  * starts with the previous chunk's last whole sentences (up to CHUNK_OVERLAP), so a fact that straddles a
  * cut is whole in one of the two. A section shorter than MIN_SECTION_CHARS is folded into the chunk
  * before it (its heading written as a line) rather than standing alone as a chunk too small to be worth
- * an embedding. Chunks never are empty or whitespace-only, keep their section heading, and do NOT carry
+ * an embedding. A table's rows (the crawler writes each as one paragraph, cells joined by " | ") are
+ * never carried as overlap, and a chunk that goes on with a table starts with its
+ * first row (the column names) instead of the overlap: a continuation's rows are read under their
+ * columns, not under the first data row it happens to hold. Chunks never are empty or whitespace-only, keep their section heading, and do NOT carry
  * the page title: the pipeline stores it apart, and chunkEmbeddingText adds both for the embedder.
  * Deterministic: the same sections give the same chunks and hashes, which a re-crawl relies on.
  */
@@ -77,15 +80,20 @@ export function chunkEmbeddingText(title: string | null | undefined, heading: st
   return head ? `${head}\n\n${content}` : content;
 }
 
+/** A table's row as the crawler writes it: cells joined by " | ". */
+export const TABLE_ROW = /\S \| \S/;
+
 function packSection(text: string, size: number, overlap: number): string[] {
   const chunks: string[] = [];
   let current: Unit[] = [];
   let length = 0;
+  // The first row of the table the paragraphs are in, while they are a table's rows.
+  let tableHead: string | null = null;
 
-  const flush = () => {
+  const flush = (head: string | null) => {
     const content = joinUnits(current);
     if (content) chunks.push(content);
-    const carried = overlapUnits(current, overlap);
+    const carried = head === null ? overlapUnits(current, overlap) : [{ text: head, sep: '' }];
     current = carried;
     length = unitsLength(carried);
     return carried.length > 0;
@@ -94,12 +102,16 @@ function packSection(text: string, size: number, overlap: number): string[] {
   for (const paragraph of text.split(/\n[ \t]*\n/)) {
     const para = paragraph.trim();
     if (!para) continue;
+    const row = TABLE_ROW.test(para);
+    if (!row) tableHead = null;
+    else if (tableHead === null) tableHead = para;
+    const head = row && tableHead !== para && tableHead !== null && tableHead.length <= overlap ? tableHead : null;
     const units = para.length <= size ? [{ text: para, sep: '' }] : splitParagraph(para, size);
     units[0]!.sep = '\n\n';
     for (const unit of units) {
       const added = (current.length ? unit.sep.length : 0) + unit.text.length;
       if (current.length && length + added > size) {
-        const hadOverlap = flush();
+        const hadOverlap = flush(head);
         // The overlap must leave room for the unit that did not fit; drop it from the front until it does.
         while (hadOverlap && current.length && length + unit.sep.length + unit.text.length > size) {
           current.shift();
@@ -125,6 +137,8 @@ function overlapUnits(units: Unit[], overlap: number): Unit[] {
   const carried: Unit[] = [];
   let total = 0;
   outer: for (let i = units.length - 1; i >= 0; i--) {
+    // A table's row stands alone: it is not the context a cut sentence needs.
+    if (TABLE_ROW.test(units[i]!.text)) break;
     const sentences = splitParagraph(units[i]!.text, Number.POSITIVE_INFINITY);
     if (sentences.length) sentences[0]!.sep = units[i]!.sep;
     for (let j = sentences.length - 1; j >= 0; j--) {
@@ -136,7 +150,9 @@ function overlapUnits(units: Unit[], overlap: number): Unit[] {
     }
   }
   if (carried.length === 0) {
-    const tail = tailCut(units[units.length - 1]!.text, overlap);
+    const last = units[units.length - 1]!.text;
+    if (TABLE_ROW.test(last)) return [];
+    const tail = tailCut(last, overlap);
     return tail ? [{ text: tail, sep: '' }] : [];
   }
   carried[0]!.sep = '';

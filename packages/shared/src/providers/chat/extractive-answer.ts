@@ -4,6 +4,7 @@ import { mayAskForPrice, statesPrice } from '../../chat/price-question.ts';
 import { pageName, siteSize } from '../../chat/ranking.ts';
 import { searchedQuery } from '../../chat/searched-query.ts';
 import { emailsIn, type Found, listedPhonesIn } from '../../contact-details.ts';
+import { TABLE_ROW } from '../../crawl/chunker.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
 import { analyze, isStopWord, oneEditApart, type Term } from '../text/text-analysis.ts';
 import type { ChatPassage } from './chat-provider.ts';
@@ -236,8 +237,6 @@ function unbalanced(text: string): boolean {
   return false;
 }
 
-/** A table's row as the crawler writes it: cells joined by " | ". */
-const TABLE_ROW = /\S \| \S/;
 const EMPTY_CELL = /^[-–—]*$/;
 
 function cellsOf(row: string): string[] {
