@@ -286,9 +286,15 @@ export function deferToLinked<C extends ScoredChunk>(
   return deferTo ? [deferTo, top, ...rest.filter((p) => p !== deferTo)] : pages;
 }
 
-/** A site's release notes or changelog, by its address or title: "releases/1.9.html", "What's New in Python 2.5", "Changelog". */
-const CHANGELOG_URL = /\/(?:(?:releases?|release-?notes|changelog|changes|whatsnew)(?:\/|\.\w+$|$)|release-\d)/i;
-const CHANGELOG_TITLE = /\b(?:release notes|changelog|change log|what[’']?s new|release \d)/i;
+/**
+ * A site's release notes or changelog, by its address or title: "releases/1.9.html", "What's New in
+ * Python 2.5", "Changelog", "changes_history.html", "History of Previous Changes". A history alone
+ * ("Our history") is a business's story, not a changelog.
+ */
+const CHANGELOG_URL =
+  /\/(?:(?:releases?|release-?notes|changelog|changes|whatsnew|(?:changes?|release|version)[-_]?history)(?:\/|\.\w+$|$)|release-\d)/i;
+const CHANGELOG_TITLE =
+  /\b(?:release notes|changelog|change log|what[’']?s new|release \d|(?:change|release|version) history|history of (?:\w+ )?changes)/i;
 function releaseNotes(path: string, title: string): boolean {
   return CHANGELOG_URL.test(path) || CHANGELOG_TITLE.test(title);
 }
@@ -302,7 +308,7 @@ const SOURCE_LISTING_URL = /\/_modules\//;
 const ASIDES: { is: (path: string, title: string) => boolean; asked: RegExp }[] = [
   {
     is: releaseNotes,
-    asked: /^(?:v?\d+\.\d.*|new|chang|releas|version|upgrad|deprec|ad|remov|introduc|sinc)$/,
+    asked: /^(?:v?\d+\.\d.*|new|chang|releas|upgrad|deprec|ad|remov|introduc|sinc)$/,
   },
   { is: (path) => SOURCE_LISTING_URL.test(path), asked: /^(?:sourc|implement)$/ },
 ];

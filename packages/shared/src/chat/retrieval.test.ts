@@ -211,6 +211,8 @@ describe('release notes and source listings', () => {
     expect(order(['403', 'pdf', 'build'])[0]).toBe('https://site.example/topics/pdf.html');
     expect(order(['new', 'pdf', 'build'])[0]).toBe('https://site.example/releases/1.9.html');
     expect(order(['upgrad', 'pdf', 'build'])[0]).toBe('https://site.example/releases/1.9.html');
+    // "Which Java version do I need?" asks for a requirement, not for what a release changed.
+    expect(order(['version', 'pdf', 'build'])[0]).toBe('https://site.example/topics/pdf.html');
   });
 
   it.each([
@@ -222,6 +224,10 @@ describe('release notes and source listings', () => {
     ['https://docs.example/howto/upgrade-version.html', 'How to upgrade Django to a newer version', false],
     ['https://docs.example/git-log.html', 'git-log - Show commit logs', false],
     ['https://docs.example/changes-in-behaviour.html', 'Data changes', false],
+    ['https://jmeter.example/changes_history.html', 'Apache JMeter - History of Previous Changes', true],
+    ['https://docs.example/version-history.html', 'Version history', true],
+    ['https://bakery.example/history.html', 'Our history - Since 1921', false],
+    ['https://docs.example/history.html', 'History and License', false],
   ])('tells release notes by address or title (%s, %j)', (url, title, expected) => {
     expect(isChangelog({ url, title })).toBe(expected);
   });
