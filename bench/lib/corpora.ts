@@ -126,6 +126,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('exim-questions.json'),
     pkg: 'exim4-doc-html',
   },
+  {
+    name: 'jmeter',
+    dir: `${CORPORA}/usr/share/jmeter/printable_docs`,
+    start: 'index.html',
+    questionsFile: questionsPath('jmeter-questions.json'),
+    pkg: 'jmeter-help',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
