@@ -335,6 +335,28 @@ POSTSUPER(1)                                                      POSTSUPER(1)
     const code = extractPage(doc('<p>Query:</p><pre>SELECT\n    a, b\nFROM\n    t\nWHERE a > 1</pre>'), URL_);
     expect(code.sections.map((s) => s.text)).toEqual(['Query:\n\nSELECT\n    a, b\nFROM\n    t\nWHERE a > 1']);
   });
+  it('reads a line in bold that text follows as the name of its section, and keeps bold items and sentences as text', () => {
+    const page = extractPage(
+      doc(`<p>Welcome to the bakery.</p><p><b>Opening hours</b></p><p>Monday to Friday, 7am to 6pm.</p>
+<table><tr><td bgcolor="#525D76"><font color="#ffffff"><a name="nongui"><strong>2.4.4 Non-GUI Mode</strong></a></font></td></tr>
+<tr><td><p>For non-interactive testing, you may run JMeter without the GUI.</p></td></tr></table>
+<p><strong>All prices include VAT.</strong></p><p>Cakes are made to order.</p>
+<table><tr><td><b>Sourdough</b></td><td><b>£4.50</b></td></tr></table>
+<h2>Services</h2><p><b>Free parking</b></p><p><b>Free Wi-Fi</b></p><h2>Contact</h2><p>Call 555-0100.</p>`),
+      URL_,
+    );
+    expect(page.sections.map((s) => [s.heading, s.text])).toEqual([
+      [null, 'Welcome to the bakery.'],
+      ['Opening hours', 'Monday to Friday, 7am to 6pm.'],
+      [
+        '2.4.4 Non-GUI Mode',
+        'For non-interactive testing, you may run JMeter without the GUI.\n\nAll prices include VAT.\n\nCakes are made to order.\n\nSourdough | £4.50',
+      ],
+      ['Services', 'Free parking\n\nFree Wi-Fi'],
+      ['Contact', 'Call 555-0100.'],
+    ]);
+  });
+
   it("keeps a document's own sidebar (DocBook's boxed aside) and drops a page's sidebar column and a Publican docnav", () => {
     const page = extractPage(
       doc(`<ul class="docnav top"><li class="previous"><a href="a.html"><strong>Prev</strong></a></li><li class="home">The Handbook</li><li class="next"><a href="c.html"><strong>Next</strong></a></li></ul>
@@ -347,7 +369,8 @@ POSTSUPER(1)                                                      POSTSUPER(1)
     expect(page.extractor).toBe('heuristic');
     const text = page.sections.map((s) => s.text).join('\n');
     expect(text).toContain('apt-get clean empties it');
-    expect(text).toContain('GOING FURTHER The cache of .deb files');
+    // Its title, a line in bold, names its section.
+    expect(page.sections.find((s) => s.heading === 'GOING FURTHER The cache of .deb files')?.text).toContain('apt-get clean empties it');
     expect(text).not.toContain('Recent posts');
     expect(text).not.toContain('summer opening hours');
     expect(text).not.toMatch(/Prev|Next/);

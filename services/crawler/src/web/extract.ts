@@ -505,12 +505,60 @@ function emitSections(root: El, rootText: number): PageSection[] {
   return pruned;
 }
 
+/** Blocks that may be a line in bold standing for a heading: a paragraph, a division, a table's one-cell row. */
+const BOLD_LINE_BLOCKS = new Set(['p', 'div', 'center', 'tr']);
+const BOLD = new Set(['b', 'strong']);
+/** At most this many words: a name, not a sentence in bold. */
+const BOLD_LINE_WORDS = 10;
+
+/**
+ * The text of a block that is one short line in bold and nothing else ("<p><b>Opening hours</b></p>",
+ * the 2000s Apache template's "<tr><td bgcolor=…><font><strong>2.4.4 Non-GUI Mode</strong></font></td></tr>"),
+ * else null. Not a sentence (it ends in . ! ?), not a row of several cells.
+ */
+function boldLine(el: El): string | null {
+  if (el.text === 0) return null;
+  const out: string[] = [];
+  const walk: [El | string, boolean][] = [[el, false]];
+  while (walk.length) {
+    const [n, bold] = walk.pop()!;
+    if (typeof n === 'string') {
+      if (!bold && /\S/.test(n)) return null;
+      out.push(n);
+      continue;
+    }
+    if (n === BR || (n !== el && BLOCK_TAGS.has(n.tag))) return null;
+    const inBold = bold || BOLD.has(n.tag);
+    for (let i = n.children.length - 1; i >= 0; i--) walk.push([n.children[i]!, inBold]);
+  }
+  if (el.tag === 'tr' && el.children.filter((c) => typeof c !== 'string' && (c.tag === 'td' || c.tag === 'th')).length > 1) return null;
+  const text = clean(out.join(''));
+  if (text.length < 2 || text.length > 80 || text.split(' ').length > BOLD_LINE_WORDS) return null;
+  return /\p{L}/u.test(text) && !/[.!?…]["'”’)]*$/u.test(text) ? text : null;
+}
+
 function walkSections(root: El, prune: boolean): PageSection[] {
   const sections: PageSection[] = [];
   let heading: string | null = null;
   let paragraphs: string[] = [];
   let parts: string[] = [];
+  // A line in bold (boldLine) names the next section when text follows it; before another heading,
+  // another such line or the end it stays a paragraph (a list of items in bold is content).
+  let pending: string | null = null;
 
+  const pushParagraph = (p: string) => {
+    if (pending !== null) {
+      if (paragraphs.length || heading) sections.push({ heading, text: paragraphs.join('\n\n') });
+      paragraphs = [];
+      heading = pending;
+      pending = null;
+    }
+    paragraphs.push(p);
+  };
+  const demote = () => {
+    if (pending !== null) paragraphs.push(pending);
+    pending = null;
+  };
   const flushParagraph = () => {
     if (parts.length === 0) return;
     const p = parts
@@ -521,11 +569,12 @@ function walkSections(root: El, prune: boolean): PageSection[] {
       .trim()
       // A code example's indentation (flushPreText kept it as no-break spaces) is spaces again.
       .replace(/^\u00a0+/gm, (indent) => ' '.repeat(indent.length));
-    if (p) paragraphs.push(p);
+    if (p) pushParagraph(p);
     parts = [];
   };
   const flushSection = () => {
     flushParagraph();
+    demote();
     if (paragraphs.length || heading) sections.push({ heading, text: paragraphs.join('\n\n') });
     paragraphs = [];
   };
@@ -544,6 +593,13 @@ function walkSections(root: El, prune: boolean): PageSection[] {
         continue;
       }
       if (BLOCK_TAGS.has(el.tag)) flushParagraph();
+      const named = BOLD_LINE_BLOCKS.has(el.tag) && !step.pre ? boldLine(el) : null;
+      if (named !== null) {
+        demote();
+        pending = named;
+        steps.pop();
+        continue;
+      }
       if (el.tag === 'td' || el.tag === 'th') {
         const row = steps[steps.length - 2];
         if (row && row.cells++ > 0) parts.push(' | ');
