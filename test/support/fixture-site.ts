@@ -525,7 +525,7 @@ const CONTENT_TYPES: Record<string, string> = {
   '.gz': 'application/gzip',
 };
 
-/** Static files from dir (a directory serves its index.html), for the evaluation corpora. */
+/** Static files from dir (a directory serves its index.html at its address with a slash), for the evaluation corpora. */
 export async function serveDirectory(dir: string): Promise<FixtureServer> {
   const root = path.resolve(dir);
   return startServer(async (req, res) => {
@@ -539,6 +539,12 @@ export async function serveDirectory(dir: string): Promise<FixtureServer> {
     if (file !== root && !file.startsWith(root + path.sep)) return notFound(res);
     let info = await stat(file).catch(() => null);
     if (info?.isDirectory()) {
+      // As Apache (DirectorySlash), nginx, Caddy and every static host do: a directory's address ends
+      // in a slash, and relative links on its index page resolve against that.
+      if (!pathname.endsWith('/')) {
+        const query = new URL(req.url ?? '/', 'http://static').search;
+        return redirect(res, 301, `${encodeURI(pathname)}/${query}`);
+      }
       file = path.join(file, 'index.html');
       info = await stat(file).catch(() => null);
     }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { extractPage } from '@kbchat/crawler/web/extract';
@@ -154,8 +154,16 @@ describe('serveDirectory', () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), 'kbchat-static-'));
     writeFileSync(path.join(dir, 'index.html'), '<!DOCTYPE html><title>Index</title><p>Root index page</p>');
     writeFileSync(path.join(dir, 'a.html'), '<!DOCTYPE html><title>A</title><p>Page A</p>');
+    mkdirSync(path.join(dir, 'manual'));
+    writeFileSync(path.join(dir, 'manual', 'index.html'), '<!DOCTYPE html><title>Manual</title><a href="install.html">Install</a>');
     const server = await serveDirectory(dir);
     try {
+      // A directory asked for without its slash is redirected to it, so its index's relative links
+      // resolve inside it (the crawler asks for /manual: "manual/index.html" is that page).
+      const manual = await fetchPage(client, `${server.url}/manual`, { maxBytes: 1e6, timeoutMs: 5_000 });
+      if (manual.kind !== 'html') throw new Error(manual.kind);
+      expect(manual.finalUrl).toBe(`${server.url}/manual/`);
+      expect(extractPage(manual.html, manual.finalUrl).links).toEqual([`${server.url}/manual/install.html`]);
       const root = await fetchPage(client, `${server.url}/`, { maxBytes: 1e6, timeoutMs: 5_000 });
       expect(root).toMatchObject({ kind: 'html', html: expect.stringContaining('Root index page') });
       const a = await fetchPage(client, `${server.url}/a.html`, { maxBytes: 1e6, timeoutMs: 5_000 });
