@@ -147,11 +147,24 @@ describe('extractPage', () => {
 
   it('falls back from <title> to og:title, then the first h1, then the URL', () => {
     expect(extractPage(doc('<p>x</p>', '<title>  Spaced\n  title </title>'), URL_).title).toBe('Spaced title');
-    expect(extractPage(doc('<h1>Heading</h1>', '<meta property="og:title" content="OG title">'), URL_).title).toBe('OG title');
+    expect(extractPage(doc('<h1>OG heading</h1>', '<meta property="og:title" content="OG title">'), URL_).title).toBe('OG title');
     expect(extractPage(doc('<div><h1>First <em>heading</em></h1></div><h1>Second</h1>', ''), URL_).title).toBe('First heading');
     expect(extractPage(doc('<p>x</p>', ''), URL_).title).toBe(URL_);
     // An SVG <title> is not the page's title.
     expect(extractPage(doc('<svg><title>Icon</title></svg><h1>Real</h1>', ''), URL_).title).toBe('Real');
+  });
+
+  it('puts the h1 in front of a title that shares no word with it, as a site with one title on every page gives', () => {
+    const lirc = '<title>LIRC - Linux Infrared Remote Control</title>';
+    expect(extractPage(doc('<h1>IRSEND</h1><p>Send infrared commands.</p>', lirc), URL_).title).toBe(
+      'IRSEND — LIRC - Linux Infrared Remote Control',
+    );
+    // A title that names the page already keeps its words.
+    expect(extractPage(doc('<h1>Apache Module mod_dir</h1><p>x</p>', '<title>mod_dir - Apache HTTP Server</title>'), URL_).title).toBe(
+      'mod_dir - Apache HTTP Server',
+    );
+    // A site's name in a header's h1 is not the page's heading.
+    expect(extractPage(doc('<header><h1>Acme</h1></header><p>x</p>', '<title>Pricing</title>'), URL_).title).toBe('Pricing');
   });
 
   it('prunes link-dense menus but keeps a page that is its links (a table of contents)', () => {

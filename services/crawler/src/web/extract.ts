@@ -250,7 +250,9 @@ export function extractPage(html: string, url: string, options: ExtractOptions =
     if (text) sections = [...sections, { heading: null, text }];
   }
 
-  const title = clean(parsed.title) || clean(parsed.ogTitle) || firstHeading(parsed.body) || url;
+  const h1 = firstHeading(parsed.body);
+  const named = clean(parsed.title) || clean(parsed.ogTitle);
+  const title = named ? withHeading(named, h1) : h1 || url;
   return {
     title,
     sections,
@@ -672,6 +674,24 @@ function textOf(el: El, skipPermalinks = false): string {
     else for (let i = n.children.length - 1; i >= 0; i--) walk.push(n.children[i]!);
   }
   return out.join('');
+}
+
+/** A title's or heading's words, lower-cased: letters and digits. */
+function wordsOf(s: string): string[] {
+  return s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/**
+ * The page's title, with its h1 in front when the title shares no word with it: a site that gives every
+ * page one title ("LIRC - Linux Infrared Remote Control" on each of its 60 manual pages, a shop's name on
+ * every page) names the page by its h1 — "IRSEND — LIRC - Linux Infrared Remote Control" in a source
+ * list, not sixty sources of one name. A title that holds a word of its h1 ("mod_dir - Apache HTTP Server"
+ * under "Apache Module mod_dir") already names the page.
+ */
+function withHeading(title: string, h1: string): string {
+  if (!h1 || h1.length > 100) return title;
+  const words = new Set(wordsOf(title));
+  return wordsOf(h1).some((w) => words.has(w)) ? title : `${h1} — ${title}`;
 }
 
 function firstHeading(body: El): string {
