@@ -103,6 +103,23 @@ describe('chunkSections', () => {
     }
   });
 
+  it("keeps an FAQ's question with its answer: a question never ends a chunk after other text", () => {
+    const pairs = Array.from({ length: 12 }, (_, i) => [
+      `Can I use remote number ${i} with the receiver I built myself?`,
+      `Yes. Remote ${i} sends the RC-5 protocol, which the home-built receiver decodes. Press a button and watch irw print its name; if nothing shows, check the wiring of pin ${i}.`,
+    ]);
+    const text = pairs.flat().join('\n\n');
+    const chunks = chunkSections([{ heading: 'FAQ', text }]);
+    expectWellFormed(chunks);
+    expectCovers(text, chunks);
+    expect(chunks.length).toBeGreaterThan(2);
+    for (const c of chunks) {
+      const paragraphs = c.content.split('\n\n');
+      if (paragraphs.length > 1) expect(paragraphs.at(-1)).not.toMatch(/\?$/);
+    }
+    for (const [question, answer] of pairs) expect(chunks.some((c) => c.content.includes(`${question}\n\n${answer}`))).toBe(true);
+  });
+
   it('splits one giant paragraph without sentence ends at word boundaries', () => {
     const words = Array.from({ length: 3000 }, (_, i) => `word${i}`);
     const text = words.join(' ');

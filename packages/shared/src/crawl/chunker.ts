@@ -13,7 +13,8 @@ import { createHash } from 'node:crypto';
  * an embedding. A table's rows (the crawler writes each as one paragraph, cells joined by " | ") are
  * never carried as overlap, and a chunk that goes on with a table starts with its
  * first row (the column names) instead of the overlap: a continuation's rows are read under their
- * columns, not under the first data row it happens to hold. Chunks never are empty or whitespace-only, keep their section heading, and do NOT carry
+ * columns, not under the first data row it happens to hold. A question (a short paragraph ending in "?")
+ * never ends a chunk after other text: it opens the next, with its answer. Chunks never are empty or whitespace-only, keep their section heading, and do NOT carry
  * the page title: the pipeline stores it apart, and chunkEmbeddingText adds both for the embedder.
  * Deterministic: the same sections give the same chunks and hashes, which a re-crawl relies on.
  */
@@ -111,7 +112,15 @@ function packSection(text: string, size: number, overlap: number): string[] {
     for (const unit of units) {
       const added = (current.length ? unit.sep.length : 0) + unit.text.length;
       if (current.length && length + added > size) {
-        const hadOverlap = flush(head);
+        const question = trailingQuestion(current);
+        let hadOverlap: boolean;
+        if (question) {
+          // An FAQ's question goes on with its answer: it opens the next chunk instead of the overlap.
+          chunks.push(joinUnits(current.slice(0, current.length - question.length)));
+          current = question.map((u, i) => (i === 0 ? { ...u, sep: '' } : u));
+          length = unitsLength(current);
+          hadOverlap = true;
+        } else hadOverlap = flush(head);
         // The overlap must leave room for the unit that did not fit; drop it from the front until it does.
         while (hadOverlap && current.length && length + unit.sep.length + unit.text.length > size) {
           current.shift();
@@ -126,6 +135,22 @@ function packSection(text: string, size: number, overlap: number): string[] {
   const content = joinUnits(current);
   if (content) chunks.push(content);
   return chunks;
+}
+
+/** At most this long, a paragraph ending in a question mark is a question its next paragraphs answer. */
+const QUESTION_CHARS = 300;
+
+/**
+ * The units of the chunk's last paragraph when it is a question ("Can I use two remotes at once?") and
+ * something comes before it in the chunk: cut there, it would end one chunk and its answer open the next.
+ */
+function trailingQuestion(units: Unit[]): Unit[] | null {
+  let start = units.length - 1;
+  while (start > 0 && !units[start]!.sep.includes('\n\n')) start--;
+  if (start === 0) return null;
+  const paragraph = units.slice(start);
+  const text = joinUnits(paragraph);
+  return text.length <= QUESTION_CHARS && /\?["'”’)\]]*$/u.test(text) && !TABLE_ROW.test(text) ? paragraph : null;
 }
 
 /**
