@@ -298,8 +298,11 @@ const CHANGELOG_TITLE =
 function releaseNotes(path: string, title: string): boolean {
   return CHANGELOG_URL.test(path) || CHANGELOG_TITLE.test(title);
 }
-/** A documentation generator's listing of a module's source (Sphinx's viewcode: "_modules/django/core/paginator.html"). */
-const SOURCE_LISTING_URL = /\/_modules\//;
+/**
+ * A documentation generator's listing of a module's source: Sphinx's viewcode
+ * ("_modules/django/core/paginator.html"), Doxygen's ("lirc__client_8c_source.html" for lirc_client.c).
+ */
+const SOURCE_LISTING_URL = /\/_modules\/|_8[a-z0-9]+_source\.html$/i;
 
 /**
  * Pages that speak of everything in passing — a release's notes, a module's source listing — and what

@@ -203,6 +203,15 @@ describe('release notes and source listings', () => {
     const urls = (terms: string[]) => rankPassages([listing, topic], stats(terms, [1, 1, 1]), settings).map((p) => p.url);
     expect(urls(['pagin', 'elid', 'rang'])[0]).toBe('https://site.example/topics/pdf.html');
     expect(urls(['pagin', 'sourc', 'rang'])[0]).toBe('https://site.example/_modules/django/core/paginator.html');
+    // Doxygen's listing of a source file ("lirc_client.c" → lirc__client_8c_source.html) is one too.
+    const doxygen = holding(
+      { pageId: 'dox', url: 'https://site.example/api-docs/html/lirc__client_8c_source.html', title: 'lirc_client.c Source File', vectorRank: 1 },
+      3,
+      [0, 1],
+    );
+    expect(rankPassages([doxygen, topic], stats(['pagin', 'elid', 'rang'], [1, 1, 1]), settings)[0]?.url).toBe(
+      'https://site.example/topics/pdf.html',
+    );
   });
 
   it('leaves them first for a question about a version or what changed', () => {
