@@ -451,7 +451,7 @@ export function absentShare(
       stats.termFocus[i] === false ||
       INTENT_STEMS.has(t) ||
       phrasal.has(t) ||
-      ((stats.termDf[i] ?? 0) === 0 && (WHEN_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)))) ||
+      ((stats.termDf[i] ?? 0) === 0 && (WHEN_STEMS.has(t) || NUMBER_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)))) ||
       isCompoundOf(t, terms) ||
       // "photos" of a site that says "photographs" (clippings.ts: the other form is searched too).
       ((stats.termDf[i] ?? 0) === 0 && otherFormStems(t).some((s) => onSite.has(s))) ||
@@ -519,6 +519,14 @@ const WHEN_STEMS = new Set(
   'monday tuesday wednesday thursday friday saturday sunday weekend weekday today tonight tomorrow januari februari march april june juli august septemb octob novemb decemb christma easter holiday'.split(
     ' ',
   ),
+);
+
+/**
+ * Numbers in words (stems): "send it *five* times", "*twice* a week" — a number in digits is the visitor's
+ * particular already; in words it is no word a site must print either.
+ */
+const NUMBER_STEMS = new Set(
+  'two three four five six seven eight nine ten eleven twelv fifteen twenti thirti forti fifti hundr thousand twice thrice dozen'.split(' '),
 );
 
 /** What stands before a visitor's own name: an introduction, a greeting, a signature. */

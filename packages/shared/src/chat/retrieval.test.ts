@@ -424,7 +424,7 @@ describe('absentShare (declining)', () => {
     expect(absentShare(large, DEFAULT_RANKING)).toBeGreaterThanOrEqual(absentLimit(DEFAULT_RANKING, 5000));
   });
 
-  it('counts every word alike on a small site, and not a day or a holiday the visitor names', () => {
+  it('counts every word alike on a small site, and not a day, a holiday or a number the visitor names', () => {
     // "Can I pay in instalments?" of a four-chunk site where "pay" is in two chunks: one word of two.
     expect(absentShare(stats(['instal', 'pay'], [0, 2], 4), DEFAULT_RANKING)).toBeCloseTo(0.5, 5);
     // On a large site the idf decides, as before.
@@ -432,6 +432,9 @@ describe('absentShare (declining)', () => {
     // "Are you open on Saturday?" of a site that says "closed at weekends".
     expect(absentShare(stats(['open', 'saturday'], [2, 0], 4), DEFAULT_RANKING)).toBe(0);
     expect(absentShare(stats(['tabl', 'tonight'], [1, 0], 5000), DEFAULT_RANKING)).toBe(0);
+    // "…send it five times?" of a manual that writes "--count=n": a number in words is one in digits.
+    expect(absentShare(stats(['send', 'five', 'time'], [40, 0, 300], 2000), DEFAULT_RANKING)).toBe(0);
+    expect(absentShare(stats(['book', 'twice'], [12, 0], 5000), DEFAULT_RANKING)).toBe(0);
   });
 
   it('sets the limit from the site’s size: maxAbsentShare from 1,000 chunks up, more than half up to 20, log-scaled between', () => {
