@@ -133,6 +133,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('jmeter-questions.json'),
     pkg: 'jmeter-help',
   },
+  {
+    name: 'lirc',
+    dir: `${CORPORA}/usr/share/doc/lirc/lirc.org`,
+    start: 'index.html',
+    questionsFile: questionsPath('lirc-questions.json'),
+    pkg: 'lirc-doc',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
