@@ -661,7 +661,7 @@ describe('composeAnswer on "label: value" lines', () => {
     expect(composeAnswer('When do you open on weekdays?', page).text).toBe('Opening hours — Monday to Friday: 7am–6pm. [1]');
   });
 
-  it('puts one colon after a section heading that ends with its own', () => {
+  it('puts one colon after a section heading that ends with its own, or with a full stop', () => {
     const uses = [
       {
         ...passage('a', 'https://s/features', 'Because it requires no configuration, SQLite is a popular choice for small websites.'),
@@ -671,6 +671,11 @@ describe('composeAnswer on "label: value" lines', () => {
     expect(composeAnswer('is sqlite a good choice for a website', uses).text).toBe(
       'Suggested Uses For SQLite: Because it requires no configuration, SQLite is a popular choice for small websites. [1]',
     );
+    // Nor after one ending with a full stop (LIRC's "Overall Configuration Decisions."); an abbreviation's stays.
+    const decisions = [{ ...uses[0]!, heading: 'Overall Configuration Decisions.' }];
+    expect(composeAnswer('is sqlite a good choice for a website', decisions).text).toMatch(/^Overall Configuration Decisions: Because/);
+    const acme = [{ ...uses[0]!, heading: 'Acme Inc.' }];
+    expect(composeAnswer('is sqlite a good choice for a website', acme).text).toMatch(/^Acme Inc\.: Because/);
   });
 
   it('reads a line opening a block with prose under it as a heading, not a label, and quotes what is under it', () => {

@@ -586,6 +586,8 @@ function bareHeading(text: string): string {
       // A reference entry's flag letters after its name ("RPS1 <S>", zsh's special parameters).
       .replace(/(\s+<[A-Z]>)+$/, '')
       .replace(/\s*:$/, '')
+      // A heading's full stop ("Overall Configuration Decisions.", "FTDIX driver."), not an abbreviation's ("Acme Inc.").
+      .replace(/(\p{L}{4,})\.$/u, '$1')
       .trim()
   );
 }
