@@ -526,7 +526,9 @@ const WHEN_STEMS = new Set(
  * particular already; in words it is no word a site must print either.
  */
 const NUMBER_STEMS = new Set(
-  'two three four five six seven eight nine ten eleven twelv fifteen twenti thirti forti fifti hundr thousand twice thrice dozen'.split(' '),
+  'two three four five six seven eight nine ten eleven twelv fifteen twenti thirti forti fifti hundr thousand twice thrice dozen'.split(
+    ' ',
+  ),
 );
 
 /** What stands before a visitor's own name: an introduction, a greeting, a signature. */

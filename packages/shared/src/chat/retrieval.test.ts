@@ -205,7 +205,12 @@ describe('release notes and source listings', () => {
     expect(urls(['pagin', 'sourc', 'rang'])[0]).toBe('https://site.example/_modules/django/core/paginator.html');
     // Doxygen's listing of a source file ("lirc_client.c" → lirc__client_8c_source.html) is one too.
     const doxygen = holding(
-      { pageId: 'dox', url: 'https://site.example/api-docs/html/lirc__client_8c_source.html', title: 'lirc_client.c Source File', vectorRank: 1 },
+      {
+        pageId: 'dox',
+        url: 'https://site.example/api-docs/html/lirc__client_8c_source.html',
+        title: 'lirc_client.c Source File',
+        vectorRank: 1,
+      },
       3,
       [0, 1],
     );

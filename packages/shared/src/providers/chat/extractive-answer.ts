@@ -691,7 +691,7 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
 function introduced(sentences: Sentence[], index: number): boolean {
   const s = sentences[index] as Sentence;
   const before = sentences[index - 1];
-  return s.blockStart && !/¶$/u.test(s.text) && before !== undefined && before.prose && /:$/.test(before.text);
+  return s.blockStart && !/¶$/u.test(s.text) && before?.prose === true && /:$/.test(before.text);
 }
 
 /**
