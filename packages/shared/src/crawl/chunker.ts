@@ -11,11 +11,12 @@ import { createHash } from 'node:crypto';
  * cut is whole in one of the two. A section shorter than MIN_SECTION_CHARS is folded into the chunk
  * before it (its heading written as a line) rather than standing alone as a chunk too small to be worth
  * an embedding. A table's rows (the crawler writes each as one paragraph, cells joined by " | ") are
- * never carried as overlap, and a chunk that goes on with a table starts with its
- * first row (the column names) instead of the overlap: a continuation's rows are read under their
- * columns, not under the first data row it happens to hold. A question (a short paragraph ending in "?")
- * never ends a chunk after other text: it opens the next, with its answer. Chunks never are empty or whitespace-only, keep their section heading, and do NOT carry
- * the page title: the pipeline stores it apart, and chunkEmbeddingText adds both for the embedder.
+ * never carried as overlap, and a chunk that goes on with a table starts with its first row (the column
+ * names) instead: a continuation's rows are read under their columns, not under the first data row it
+ * happens to hold. A question (a short paragraph ending in "?") never ends a chunk after other text: it
+ * opens the next, with its answer. Chunks never are empty or whitespace-only, keep their section
+ * heading, and do NOT carry the page title: the pipeline stores it apart, and chunkEmbeddingText adds
+ * both for the embedder.
  * Deterministic: the same sections give the same chunks and hashes, which a re-crawl relies on.
  */
 export interface PageSection {
