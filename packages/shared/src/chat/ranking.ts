@@ -53,6 +53,11 @@ export interface RankingParams {
    * a topic and links to the page that treats it.
    */
   linkedPageRatio: number;
+  /**
+   * Weights that replace these when a question has no latent list (a client under LSA_MIN_CHUNKS
+   * chunks has no model; nor does a question of words the model does not know).
+   */
+  withoutLatent?: Partial<Omit<RankingParams, 'withoutLatent'>>;
 }
 
 export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
@@ -74,20 +79,28 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
 
 /**
  * The local embedder's vectors are hashed words and word pieces: a second lexical list rather than a
- * semantic one, so it counts half. The grid's choice over the eight bench corpora (bench/retrieval.ts
- * "the grid's choice on every corpus"): a query word in the page's title counts as much again as one in
- * its heading (a reference page's title names its module: "json — JSON encoder and decoder"), and the
- * client's latent list counts half, as the vector list does. Over four corpora the grid chose the
- * latent list at half and no title weight, over six the title weight and no latent list, over seven
- * and eight both; the two settings differ by a question or two per corpus (docs/retrieval.md). A semantic
- * embedder (openai) keeps DEFAULT_RANKING's weights.
+ * semantic one. Where the client's latent list exists it carries what the words alone miss, and the
+ * hashed list only counts the words again: the grid's choice over the fifteen bench corpora
+ * (bench/retrieval.ts "the grid's choice on every corpus", and fourteen of the fifteen leave-one-corpus-
+ * out folds) is no vector list, the latent list at full weight, no title weight and proximity at 1.
+ * Without a latent list (a small site: no model under 100 chunks) the hashed list is the only one beside
+ * the words, and the weights are those chosen before (vector list and latent list at half, a title word
+ * as much again as a heading's, proximity 2): without it, four-to-six-page sites lost 2–3 of 196
+ * questions (docs/retrieval.md). A semantic embedder (openai) keeps DEFAULT_RANKING's weights.
  */
 export const LOCAL_EMBEDDER_RANKING: Readonly<RankingParams> = Object.freeze({
   ...DEFAULT_RANKING,
-  vectorWeight: 0.5,
-  lsaWeight: 0.5,
-  titleWeight: 1,
+  vectorWeight: 0,
+  lsaWeight: 1,
+  titleWeight: 0,
+  proximityWeight: 1,
+  withoutLatent: Object.freeze({ vectorWeight: 0.5, lsaWeight: 0.5, titleWeight: 1, proximityWeight: 2 }),
 });
+
+/** The weights for these candidates: `withoutLatent`'s when none of them is on a latent list. */
+export function rankingFor(params: RankingParams, candidates: readonly Pick<RetrievalCandidate, 'lsaRank'>[]): RankingParams {
+  return params.withoutLatent && !candidates.some((c) => c.lsaRank !== null) ? { ...params, ...params.withoutLatent } : params;
+}
 
 export type RankingStats = Pick<CandidateResult, 'queryTerms' | 'termDf' | 'termFocus' | 'corpusDocs' | 'avgLength'> &
   Partial<Pick<CandidateResult, 'queryPositions' | 'termStop' | 'pageLinks'>>;

@@ -5,9 +5,11 @@ import {
   absentShare,
   DEFAULT_RANKING,
   isChangelog,
+  LOCAL_EMBEDDER_RANKING,
   namesIn,
   type RankingStats,
   RRF_K,
+  rankingFor,
   scoreChunks,
   termWeights,
 } from './ranking.ts';
@@ -536,5 +538,17 @@ describe('siteSpecificity', () => {
     expect(s.one).toBe(1);
     expect(s.fetch).toBeCloseTo(Math.log(100) / Math.log(1000), 10);
     expect(siteSpecificity({ queryTerms: ['x'], termDf: [1], corpusDocs: 1 })).toEqual({});
+  });
+});
+
+describe('the local embedder’s weights', () => {
+  it('rank by the latent list where there is one, and by the hashed vectors and the title where there is none', () => {
+    const withLatent = rankingFor(LOCAL_EMBEDDER_RANKING, [{ lsaRank: null }, { lsaRank: 3 }]);
+    expect(withLatent).toMatchObject({ vectorWeight: 0, lsaWeight: 1, titleWeight: 0, proximityWeight: 1 });
+    // A small site (no model under 100 chunks): the weights chosen before the latent list took over.
+    const without = rankingFor(LOCAL_EMBEDDER_RANKING, [{ lsaRank: null }, { lsaRank: null }]);
+    expect(without).toMatchObject({ vectorWeight: 0.5, lsaWeight: 0.5, titleWeight: 1, proximityWeight: 2 });
+    // The OpenAI path has one set of weights.
+    expect(rankingFor(DEFAULT_RANKING, [{ lsaRank: null }])).toBe(DEFAULT_RANKING);
   });
 });

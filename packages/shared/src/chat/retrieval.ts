@@ -14,6 +14,7 @@ import {
   generalBeforeVariant,
   type RankingParams,
   type RankingStats,
+  rankingFor,
   rankPages,
   type ScoredChunk,
   scoreChunks,
@@ -111,14 +112,14 @@ export async function retrieve(
     ...searchedQuery(input.query, input.focus),
   };
   const result = await searchCandidates(pool, {
-    // The question's latent vector is folded in the same call. Its list is fetched whatever its weight:
-    // at 0 its chunks are still candidates the other signals rank, as on the bench that chooses the
-    // weight (bench/lib/retrieval-loo.ts fetches it for every setting).
+    // The question's latent vector is folded in the same call. Its list, and the vector list, are
+    // fetched whatever their weights: at 0 their chunks are still candidates the other signals rank, as
+    // on the bench that chooses the weights (bench/lib/retrieval-loo.ts fetches both for every setting),
+    // and a question without a latent list ranks by the vector list (RankingParams.withoutLatent).
     latent: settings.mode !== 'vector',
     clientId: input.clientId,
     embeddingModel: input.embeddingModel,
-    // The vector list is not fetched at weight 0 (the latent list is, above).
-    embedding: settings.mode === 'fulltext' || (params.vectorWeight === 0 && settings.mode !== 'vector') ? undefined : input.embedding,
+    embedding: settings.mode === 'fulltext' ? undefined : input.embedding,
     query: input.query,
     ...(input.focus ? { focus: input.focus } : {}),
     k: settings.candidates,
@@ -296,7 +297,7 @@ export function rankPassages(
   settings: Pick<RetrievalSettings, 'passages' | 'ranking'>,
   pageUrl?: string,
 ): RankedPassage[] {
-  const params = settings.ranking ?? DEFAULT_RANKING;
+  const params = rankingFor(settings.ranking ?? DEFAULT_RANKING, candidates);
   const page = pageUrl ? normalizeUrl(pageUrl) : undefined;
   const scored = scoreChunks(candidates, stats, params)
     .map((c): RankedPassage => {
