@@ -118,6 +118,18 @@ describe('chunkSections', () => {
       if (paragraphs.length > 1) expect(paragraphs.at(-1)).not.toMatch(/\?$/);
     }
     for (const [question, answer] of pairs) expect(chunks.some((c) => c.content.includes(`${question}\n\n${answer}`))).toBe(true);
+    // A question right after a cut, its answer too long to join it: no chunk of the overlap alone.
+    const long = Array.from({ length: 14 }, (_, i) => `Sentence ${i} of a long introduction says one more thing about the remote.`)
+      .join(' ')
+      .slice(0, 985);
+    const answer = Array.from({ length: 15 }, (_, i) => `Answer line ${i} explains how the receiver decodes the signal.`).join(' ');
+    expect(long.length + 2 + 'Can I use two remotes at once?'.length).toBeGreaterThan(CHUNK_SIZE);
+    expect(answer.length).toBeGreaterThan(CHUNK_SIZE - CHUNK_OVERLAP - 40);
+    const cut = chunkSections([{ heading: 'FAQ', text: [long, 'Can I use two remotes at once?', answer].join('\n\n') }]);
+    expectWellFormed(cut);
+    cut.forEach((c, i) => {
+      if (i > 0) expect(cut[i - 1]!.content.includes(c.content)).toBe(false);
+    });
   });
 
   it('splits one giant paragraph without sentence ends at word boundaries', () => {

@@ -91,12 +91,15 @@ function packSection(text: string, size: number, overlap: number): string[] {
   let length = 0;
   // The first row of the table the paragraphs are in, while they are a table's rows.
   let tableHead: string | null = null;
+  // How many of current's first units the previous chunk already holds (its overlap, a carried question).
+  let carriedUnits = 0;
 
   const flush = (head: string | null) => {
     const content = joinUnits(current);
     if (content) chunks.push(content);
     const carried = head === null ? overlapUnits(current, overlap) : [{ text: head, sep: '' }];
     current = carried;
+    carriedUnits = carried.length;
     length = unitsLength(carried);
     return carried.length > 0;
   };
@@ -117,14 +120,18 @@ function packSection(text: string, size: number, overlap: number): string[] {
         let hadOverlap: boolean;
         if (question) {
           // An FAQ's question goes on with its answer: it opens the next chunk instead of the overlap.
-          chunks.push(joinUnits(current.slice(0, current.length - question.length)));
+          // What comes before it is a chunk when the previous chunk does not already hold it all (its
+          // overlap alone is dropped: the question is the next chunk's context).
+          if (current.length - question.length > carriedUnits) chunks.push(joinUnits(current.slice(0, current.length - question.length)));
           current = question.map((u, i) => (i === 0 ? { ...u, sep: '' } : u));
+          carriedUnits = current.length;
           length = unitsLength(current);
           hadOverlap = true;
         } else hadOverlap = flush(head);
         // The overlap must leave room for the unit that did not fit; drop it from the front until it does.
         while (hadOverlap && current.length && length + unit.sep.length + unit.text.length > size) {
           current.shift();
+          carriedUnits = Math.max(0, carriedUnits - 1);
           length = unitsLength(current);
         }
       }
