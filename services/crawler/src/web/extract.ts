@@ -510,8 +510,9 @@ function emitSections(root: El, rootText: number): PageSection[] {
 /** Blocks that may be a line in bold standing for a heading: a paragraph, a division, a table's one-cell row. */
 const BOLD_LINE_BLOCKS = new Set(['p', 'div', 'center', 'tr']);
 const BOLD = new Set(['b', 'strong']);
-/** At most this many words: a name, not a sentence in bold. */
+/** At most this many words and characters: a name, not a sentence in bold. */
 const BOLD_LINE_WORDS = 10;
+const BOLD_LINE_CHARS = 80;
 
 /**
  * The text of a block that is one short line in bold and nothing else ("<p><b>Opening hours</b></p>",
@@ -519,7 +520,9 @@ const BOLD_LINE_WORDS = 10;
  * else null. Not a sentence (it ends in . ! ?), not a row of several cells.
  */
 function boldLine(el: El): string | null {
-  if (el.text === 0) return null;
+  // Cheap refusals first: every division of every page is asked, most hold far more than a line.
+  if (el.text === 0 || el.text > BOLD_LINE_CHARS) return null;
+  if (el.tag === 'tr' && el.children.filter((c) => typeof c !== 'string' && (c.tag === 'td' || c.tag === 'th')).length > 1) return null;
   const out: string[] = [];
   const walk: [El | string, boolean][] = [[el, false]];
   while (walk.length) {
@@ -533,9 +536,8 @@ function boldLine(el: El): string | null {
     const inBold = bold || BOLD.has(n.tag);
     for (let i = n.children.length - 1; i >= 0; i--) walk.push([n.children[i]!, inBold]);
   }
-  if (el.tag === 'tr' && el.children.filter((c) => typeof c !== 'string' && (c.tag === 'td' || c.tag === 'th')).length > 1) return null;
   const text = clean(out.join(''));
-  if (text.length < 2 || text.length > 80 || text.split(' ').length > BOLD_LINE_WORDS) return null;
+  if (text.length < 2 || text.length > BOLD_LINE_CHARS || text.split(' ').length > BOLD_LINE_WORDS) return null;
   return /\p{L}/u.test(text) && !/[.!?…]["'”’)]*$/u.test(text) ? text : null;
 }
 
