@@ -140,6 +140,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('lirc-questions.json'),
     pkg: 'lirc-doc',
   },
+  {
+    name: 'debfaq',
+    dir: `${CORPORA}/usr/share/doc/debian/FAQ`,
+    start: 'index.html',
+    questionsFile: questionsPath('debian-faq-questions.json'),
+    pkg: 'debian-faq',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
