@@ -5,6 +5,17 @@ import { composeAnswer, coverage, queryTerms, rowSentence, sentencesOf } from '.
 const passage = (id: string, url: string, content: string, title = 'Page') => ({ id, url, title, content });
 
 describe('sentencesOf', () => {
+  it('keeps a section’s number with its name', () => {
+    const [number, rest] = sentencesOf('9.2. Must I go into single user mode in order to upgrade a package?\nA. Appendix one.');
+    expect(number).toMatchObject({
+      text: '9.2. Must I go into single user mode in order to upgrade a package?',
+      line: true,
+      numbered: true,
+    });
+    expect(rest).toMatchObject({ text: 'A. Appendix one.', line: true });
+    expect(sentencesOf('1. Install the package. Then run it.')[0]).not.toHaveProperty('numbered');
+  });
+
   it('marks table cells, headings, code and sentence halves as not prose', () => {
     const s = sentencesOf(
       [
@@ -1142,6 +1153,34 @@ describe('composeAnswer on a page of questions and answers', () => {
       'Are your teas organic? About half of our range is certified organic by the Soil Association. [1]',
     );
     expect(composeAnswer('How do I keep tea fresh?', page).text).toMatch(/^How should I store my tea\? Most teas stay fresh/);
+  });
+
+  it('names the numbered question it quotes under, however many words it has, not the chunk’s first section', () => {
+    // DocBook's FAQ: short sections run together in one chunk, each under its numbered question.
+    const faq = [
+      'To keep your partition from overflowing, remember to delete extra files using apt-get clean.',
+      '',
+      '9.2. Must I go into single user mode in order to upgrade a package?',
+      'No. Packages can be upgraded in place, even in running systems.',
+    ].join('\n');
+    const page = [{ ...passage('a', 'https://s/uptodate.html', faq, 'Chapter 9'), heading: '9.1.2. apt-get and apt-cdrom' }];
+    expect(composeAnswer('Do I have to reboot into single user mode before upgrading a package?', page).text).toBe(
+      '9.2. Must I go into single user mode in order to upgrade a package? No. Packages can be upgraded in place, even in running systems. [1]',
+    );
+  });
+
+  it('quotes no entry of a table of contents from a related page', () => {
+    const answer = 'Alien converts packages between the .rpm and .deb formats of Red Hat and Debian systems.';
+    const toc = [
+      '4.4. How source code compatible is Debian with other Unix systems?',
+      '',
+      '4.5. Can I use Debian packages (".deb" files) on my Red Hat/Slackware/... Linux system? Can I use Red Hat packages (".rpm" files) on my Debian system?',
+    ].join('\n');
+    const text = composeAnswer('Can I install .rpm packages from Red Hat on Debian?', [
+      passage('a', 'https://s/compatibility.html', answer),
+      passage('b', 'https://s/index.html', toc, 'The Debian FAQ'),
+    ]).text;
+    expect(text).toBe(`${answer} [1]`);
   });
 
   it('weighs the words a follow-up took from the question before at half of the visitor’s own', () => {

@@ -67,6 +67,8 @@ export interface Sentence {
   row: boolean;
   /** The spaces a whole line starts with: a code example's indentation, quoted with it. */
   indent?: string;
+  /** Of a line that opens with a section's number ("4.5. Can I use Debian packages…"): a heading, or a table of contents' entry. */
+  numbered?: true;
   /**
    * A heading that reads like a label ("Coming next: Boats of the Swale"): a line opening a block,
    * prose right under it in that block. A heading, never quoted as a "label: value" line.
@@ -274,6 +276,10 @@ export function rowSentence(sentences: Sentence[], index: number): string {
 
 /** A paragraph's run-in heading: its first words, capitalised, letters only, a full stop after them. */
 const RUN_IN_WORDS = 3;
+/** A section's number before its name: "9.2.", "A.1.", "3.". */
+const SECTION_NUMBER = /^(?:\d+|\p{Lu})(?:\.\d+)*\.$/u;
+/** A line that opens with a subsection's number, two levels or more ("4.5. ", "18.4.17 "): a heading, not a step ("1. Install…"). */
+const NUMBERED_HEADING = /^\d+\.\d+(?:\.\d+)*\.?\s+\p{L}/u;
 function isRunIn(text: string): boolean {
   return /^\p{Lu}[\p{L}\s-]*\.$/u.test(text) && text.split(' ').length <= RUN_IN_WORDS;
 }
@@ -298,9 +304,12 @@ export function sentencesOf(content: string): Sentence[] {
       .filter(Boolean);
     // A run-in heading ("Multi-thread. In this mode, SQLite can be safely used…") opens its sentence:
     // apart, it read as a line of its own, where a quote stopped or which it started without.
-    if (parts.length > 1 && isRunIn(parts[0] as string)) parts.splice(0, 2, `${parts[0]} ${parts[1]}`);
+    // So does a section's number ("9.2. Must I go into single user mode…?", a DocBook FAQ's heading).
+    if (parts.length > 1 && (isRunIn(parts[0] as string) || SECTION_NUMBER.test(parts[0] as string)))
+      parts.splice(0, 2, `${parts[0]} ${parts[1]}`);
     if (parts.length === 0) blockStart = true;
     const indent = parts.length === 1 ? /^ +/.exec(line)?.[0] : undefined;
+    const numbered = NUMBERED_HEADING.test(line.trim());
     for (const text of parts) {
       const words = text.split(' ').length;
       out.push({
@@ -312,6 +321,7 @@ export function sentencesOf(content: string): Sentence[] {
         blockStart,
         row: false,
         ...(indent ? { indent } : {}),
+        ...(numbered ? { numbered } : {}),
       });
       blockStart = false;
     }
@@ -625,8 +635,9 @@ function inCode(sentences: Sentence[], index: number): boolean {
 }
 const OPENS_BRACKET = /[([{,]$/;
 
+const QUESTION_LINE_WORDS = 15;
 function isQuestionLine(s: Sentence): boolean {
-  return s.line && s.words <= 15 && /\?$/.test(s.text);
+  return s.line && s.words <= QUESTION_LINE_WORDS && /\?$/.test(s.text);
 }
 
 /**
@@ -673,8 +684,14 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     }
   }
   heading = bareHeading(heading);
+  // A FAQ's question is named as long as a question line is: the quote answers it.
   const named = (name: string) =>
-    name !== '' && name.split(/\s+/).length <= 10 && !GENERIC_HEADING.test(name) && !includesWords(quoted, name) ? name : '';
+    name !== '' &&
+    name.split(/\s+/).length <= (/\?$/.test(name) ? QUESTION_LINE_WORDS : 10) &&
+    !GENERIC_HEADING.test(name) &&
+    !includesWords(quoted, name)
+      ? name
+      : '';
   // A quote that speaks of "this command", "this function" without naming it is about what the page is
   // about: the page's name, when no section names it ("git-credential-cache(1)" for "The point of
   // this helper is to reduce the number of times you must type your password").
@@ -835,13 +852,15 @@ function scoredSentences(
 /**
  * Whether a related page's sentence can be quoted alone: not one that leans on the one before it or
  * introduces what follows it, nor a table's row (out of its table a keyboard shortcut "doesn't work on
- * Linux"), nor a question (a FAQ's: it asks, it does not answer), nor what the answer already says (a
+ * Linux"), nor a question (a FAQ's: it asks, it does not answer), nor a numbered heading or a table of
+ * contents' entry ("3.2.2. I installed Knoppix… on my hard disk."), nor what the answer already says (a
  * directive's description on its module's page and again in the quick reference).
  */
 function standsAlone(sentence: Sentence, said: string[]): boolean {
   return !(
     sentence.words < 6 ||
     sentence.row ||
+    sentence.numbered ||
     POINTS_BACK.test(sentence.text) ||
     POINTS_AROUND.test(sentence.text) ||
     /[:?]$/.test(sentence.text) ||
