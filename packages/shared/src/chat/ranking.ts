@@ -524,12 +524,13 @@ const PRICE_STEMS = new Set(
 );
 
 /**
- * When the visitor asks about (stems): a day, a month, a holiday. "Are you open on Saturday?" of a site
+ * When the visitor asks about (stems): a day, a time of day or how often ("every night", "daily"), a
+ * month, a holiday. "Are you open on Saturday?" of a site
  * that says "closed at weekends", "a table for tonight": like a number or an order code, the visitor's
  * particulars, which a site that never names them may still answer.
  */
 const WHEN_STEMS = new Set(
-  'monday tuesday wednesday thursday friday saturday sunday weekend weekday today tonight tomorrow januari februari march april june juli august septemb octob novemb decemb christma easter holiday'.split(
+  'monday tuesday wednesday thursday friday saturday sunday weekend weekday today tonight tomorrow night nightli morn midnight daili weekli hourli januari februari march april june juli august septemb octob novemb decemb christma easter holiday'.split(
     ' ',
   ),
 );

@@ -439,6 +439,9 @@ describe('absentShare (declining)', () => {
     // "Are you open on Saturday?" of a site that says "closed at weekends".
     expect(absentShare(stats(['open', 'saturday'], [2, 0], 4), DEFAULT_RANKING)).toBe(0);
     expect(absentShare(stats(['tabl', 'tonight'], [1, 0], 5000), DEFAULT_RANKING)).toBe(0);
+    // "Can the system install updates by itself every night?" of a FAQ that says "at regular intervals".
+    expect(absentShare(stats(['system', 'instal', 'updat', 'night'], [90, 60, 40, 0], 229), DEFAULT_RANKING)).toBe(0);
+    expect(absentShare(stats(['backup', 'daili'], [8, 0], 5000), DEFAULT_RANKING)).toBe(0);
     // "…send it five times?" of a manual that writes "--count=n": a number in words is one in digits.
     expect(absentShare(stats(['send', 'five', 'time'], [40, 0, 300], 2000), DEFAULT_RANKING)).toBe(0);
     expect(absentShare(stats(['book', 'twice'], [12, 0], 5000), DEFAULT_RANKING)).toBe(0);
