@@ -1169,6 +1169,35 @@ describe('composeAnswer on a page of questions and answers', () => {
     );
   });
 
+  it('names no command a sentence runs on into as the section the quote is under', () => {
+    const steps = [
+      'Now, first get the source package:',
+      '',
+      'apt-get source foo',
+      '',
+      'and change to the source tree:',
+      '',
+      'cd foo-*',
+      '',
+      'If everything worked out fine, you should now be able to install your package by running',
+      '',
+      'sudo dpkg -i ../*.deb',
+      '',
+      'If you prefer to do things manually, follow this procedure:',
+      '',
+      'You will need all of foo_*.dsc and foo_*.tar.gz to compile the source by hand.',
+    ].join('\n');
+    const page = [
+      {
+        ...passage('a', 'https://s/pkg-basics.html', steps, 'Chapter 7'),
+        heading: '7.14. How do I build binary packages from a source package?',
+      },
+    ];
+    expect(composeAnswer('Which files do I need to compile the source by hand?', page).text).toMatch(
+      /^7\.14\. How do I build binary packages from a source package\? You will need all of foo_\*\.dsc/,
+    );
+  });
+
   it('quotes no entry of a table of contents from a related page', () => {
     const answer = 'Alien converts packages between the .rpm and .deb formats of Red Hat and Debian systems.';
     const toc = [

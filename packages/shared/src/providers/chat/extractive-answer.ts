@@ -602,6 +602,9 @@ function bareHeading(text: string): string {
   );
 }
 
+/** A heading's most words. */
+const HEADING_WORDS = 10;
+
 /** A line that names a section: short, not prose, not code (nor the tail of a code line, closing a bracket it never opened), a field ("Price: 20 €"), a parameter or a table header. */
 function isHeadingLine(sentences: Sentence[], index: number): boolean {
   const s = sentences[index] as Sentence;
@@ -610,7 +613,7 @@ function isHeadingLine(sentences: Sentence[], index: number): boolean {
     s.line &&
     !inCode(sentences, index) &&
     !s.prose &&
-    s.words <= 10 &&
+    s.words <= HEADING_WORDS &&
     !CODE.test(s.text) &&
     !/[.,;:]$/.test(s.text) &&
     !LABEL_LINE.test(s.text) &&
@@ -701,14 +704,19 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
 }
 
 /**
- * A block's first line right under a sentence of prose that ends in a colon: what that sentence
- * introduces — unless the page gave the line a permalink ("marshal.dump(value, file[, version])¶" under
- * "The module defines these functions:"): an entry the sentence lists.
+ * A block's first line right under a sentence that ends in a colon, or that runs on into it ("…you
+ * should now be able to install your package by running", then "sudo dpkg -i ../*.deb"): what that
+ * sentence introduces — unless the page gave the line a permalink ("marshal.dump(value, file[,
+ * version])¶" under "The module defines these functions:"): an entry the sentence lists. The sentence
+ * may open in lower case ("and change to the source tree:", a step's second half).
  */
 function introduced(sentences: Sentence[], index: number): boolean {
   const s = sentences[index] as Sentence;
   const before = sentences[index - 1];
-  return s.blockStart && !/¶$/u.test(s.text) && before?.prose === true && /:$/.test(before.text);
+  if (!s.blockStart || /¶$/u.test(s.text) || !before) return false;
+  if (/:$/.test(before.text)) return before.prose || (before.line && before.words >= 4 && /^\p{Ll}+\s/u.test(before.text));
+  // A sentence of words, not a line of code or a function's signature ("age ( timestamp ) → interval").
+  return before.line && before.words > HEADING_WORDS && !ENDS_SENTENCE.test(before.text) && /^\p{Lu}[\p{L}\s,'’-]+$/u.test(before.text);
 }
 
 /**
