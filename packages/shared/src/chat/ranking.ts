@@ -316,10 +316,13 @@ function releaseNotes(path: string, title: string): boolean {
  * ("_modules/django/core/paginator.html"), Doxygen's ("lirc__client_8c_source.html" for lirc_client.c).
  */
 const SOURCE_LISTING_URL = /\/_modules\/|_8[a-z0-9]+_source\.html$/i;
+/** Doxygen's list of a type's members ("structbutton__state-members.html": "This is the complete list of members for button_state"). */
+const MEMBER_LIST_URL = /\/(?:class|struct|union|interface)\w+-members\.html$/i;
 
 /**
- * Pages that speak of everything in passing — a release's notes, a module's source listing — and what
- * a question that asks for them says (a version or a change; the source or the implementation).
+ * Pages that speak of everything in passing — a release's notes, a module's source listing, a type's
+ * list of members — and what a question that asks for them says (a version or a change; the source or
+ * the implementation; the members).
  */
 const ASIDES: { is: (path: string, title: string) => boolean; asked: RegExp }[] = [
   {
@@ -327,6 +330,7 @@ const ASIDES: { is: (path: string, title: string) => boolean; asked: RegExp }[] 
     asked: /^(?:v?\d+\.\d.*|new|chang|releas|upgrad|deprec|ad|remov|introduc|sinc)$/,
   },
   { is: (path) => SOURCE_LISTING_URL.test(path), asked: /^(?:sourc|implement)$/ },
+  { is: (path) => MEMBER_LIST_URL.test(path), asked: /^member$/ },
 ];
 
 function pathOf(url: string): string {

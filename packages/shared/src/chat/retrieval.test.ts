@@ -219,6 +219,23 @@ describe('release notes and source listings', () => {
     expect(rankPassages([doxygen, topic], stats(['pagin', 'elid', 'rang'], [1, 1, 1]), settings)[0]?.url).toBe(
       'https://site.example/topics/pdf.html',
     );
+    // And Doxygen's list of a type's members ("This is the complete list of members for button_state"), unless members are asked for.
+    const members = holding(
+      {
+        pageId: 'mem',
+        url: 'https://site.example/api-docs/html/structbutton__state-members.html',
+        title: 'button_state Member List',
+        vectorRank: 1,
+      },
+      3,
+      [0, 1],
+    );
+    expect(rankPassages([members, topic], stats(['pagin', 'elid', 'rang'], [1, 1, 1]), settings)[0]?.url).toBe(
+      'https://site.example/topics/pdf.html',
+    );
+    expect(rankPassages([members, topic], stats(['pagin', 'member', 'rang'], [1, 1, 1]), settings)[0]?.url).toBe(
+      'https://site.example/api-docs/html/structbutton__state-members.html',
+    );
   });
 
   it('leaves them first for a question about a version or what changed', () => {
