@@ -314,6 +314,9 @@ describe('absentShare (declining)', () => {
     const cheques = { ...stats(['check', 'print', 'chequ'], [40, 12, 0], 778), termFocus: [false, true, true] };
     expect(absentShare(cheques, DEFAULT_RANKING)).toBe(0);
     expect(absentShare({ ...cheques, termDf: [0, 12, 0] }, DEFAULT_RANKING)).toBeGreaterThan(0.3);
+    // "Where is the lircrc file kept?" of a manual that says "keep": the base is searched, the form not absent.
+    const kept = { ...stats(['keep', 'lircrc', 'file', 'kept'], [30, 40, 600, 0], 1651), termFocus: [false, true, true, true] };
+    expect(absentShare(kept, DEFAULT_RANKING)).toBe(0);
   });
 
   it('does not count the verb of a phrasal verb that names no thing, only one whose noun pages use', () => {

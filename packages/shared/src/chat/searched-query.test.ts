@@ -34,13 +34,17 @@ describe('searchedQuery', () => {
     // Words the industry renamed, both ways.
     ['How do I reject connections from hosts on a DNS blocklist?', 'blacklist'],
     ['how do I whitelist a sender', 'allowlist'],
+    // A verb's irregular past form, for its base.
+    ['Where is the lircrc file kept?', 'keep'],
+    ['while a button is held down', 'hold'],
   ])('searches the other form of a word people clip or spell apart (%j: %s)', (message, word) => {
     expect(searchedQuery(message).query.split(' ')).toContain(word);
   });
 
-  it('searches an American form that is also another word for no British one', () => {
+  it('searches an American form that is also another word for no British one, and a verb’s base for no past form', () => {
     expect(searchedQuery('how do I check my balance?')).toEqual({ query: 'how do I check my balance?' });
     expect(searchedQuery('my tire is flat')).toEqual({ query: 'my tire is flat' });
+    expect(searchedQuery('How do I keep a log of upgrades?')).toEqual({ query: 'How do I keep a log of upgrades?' });
   });
 
   it.each([
