@@ -147,6 +147,13 @@ export const CORPUS_LIST: Corpus[] = [
     questionsFile: questionsPath('debian-faq-questions.json'),
     pkg: 'debian-faq',
   },
+  {
+    name: 'aptitude',
+    dir: `${CORPORA}/usr/share/doc/aptitude/html/en`,
+    start: 'index.html',
+    questionsFile: questionsPath('aptitude-questions.json'),
+    pkg: 'aptitude-doc-en',
+  },
 ];
 
 export function loadQuestions(corpus: Corpus): Question[] {
