@@ -254,6 +254,16 @@ describe('extractPage', () => {
     expect(extractPage('<html><body></div></span><p>ok</p></body>', URL_).sections[0]!.text).toBe('ok');
   });
 
+  it('reads a frame drawn with bars in a <pre> in linear time (a pattern that backtracked held the CPU for minutes)', () => {
+    // aptitude's manual: a screenshot's text alternative, the Minesweeper board's frame.
+    const frame = `<pre>Minesweeper  10/10 mines\n${'   |        |\n'.repeat(40)}   +--------+\n</pre>`;
+    const text = allText(doc(frame));
+    expect(text).toContain('Minesweeper');
+    expect(text).toContain('+--------+');
+    // Empty cells at a row's end still go.
+    expect(allText(doc('<table><tr><td>Price</td><td>20 €</td><td></td><td> </td></tr></table>'))).toContain('Price | 20 €');
+  });
+
   it('says when a page is a JS shell, and needsRender agrees', () => {
     const shell = extractPage(doc('<div id="root"></div><script src="/app.js"></script>'), URL_);
     expect(shell).toMatchObject({ appShell: true, textLength: 0, scripts: 1 });
