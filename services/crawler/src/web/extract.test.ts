@@ -264,6 +264,14 @@ describe('extractPage', () => {
     expect(allText(doc('<table><tr><td>Price</td><td>20 €</td><td></td><td> </td></tr></table>'))).toContain('Price | 20 €');
   });
 
+  it("drops DocBook's link to a screenshot's long description ('[D]')", () => {
+    const shot =
+      '<p>Pressing Control+t will open the Actions menu:</p><div class="mediaobject"><img src="menu.png" alt="[menu]"><div class="longdesc-link"><span class="longdesc-link">[<a href="ld-idm272.html">D</a>]</span></div></div><p>Use the arrow keys to select an item.</p>';
+    const page = extractPage(doc(shot), URL_);
+    expect(page.sections.map((s) => s.text).join('\n')).not.toContain('[D]');
+    expect(page.links).toContain('https://shop.example.com/docs/ld-idm272.html');
+  });
+
   it('says when a page is a JS shell, and needsRender agrees', () => {
     const shell = extractPage(doc('<div id="root"></div><script src="/app.js"></script>'), URL_);
     expect(shell).toMatchObject({ appShell: true, textLength: 0, scripts: 1 });

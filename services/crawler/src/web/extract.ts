@@ -118,7 +118,7 @@ const DROP_ROLES = new Set([
 // not hit "shareholders". A class may carry a prefix ("site-footer", "wp-cookie-notice"); an id may not,
 // because ids are often made from content ("sql-comment", "plpython-sharing" in the PostgreSQL docs).
 const BOILERPLATE_WORDS =
-  'nav|navbar|navigation|navheader|navfooter|navlinks|docnav|breadcrumbs?|skip-?link|skip-?to-content|cookies?|cookie-?banner|cookie-?consent|cookie-?notice|consent|gdpr|cc-window|onetrust|share|sharing|social|socials|site-?header|site-?footer|global-?header|global-?footer|masthead|footer|toolbar|pagination|pager|subscribe|newsletter|advert|advertisement|sponsored|related-?posts|comments';
+  'nav|navbar|navigation|navheader|navfooter|navlinks|docnav|breadcrumbs?|skip-?link|skip-?to-content|cookies?|cookie-?banner|cookie-?consent|cookie-?notice|consent|gdpr|cc-window|onetrust|share|sharing|social|socials|site-?header|site-?footer|global-?header|global-?footer|masthead|footer|toolbar|pagination|pager|subscribe|newsletter|advert|advertisement|sponsored|related-?posts|comments|longdesc-?link';
 const BOILERPLATE = namePatterns(BOILERPLATE_WORDS);
 /**
  * A page's sidebar column (widgets, menus) — but a sidebar inside a document's section is the
