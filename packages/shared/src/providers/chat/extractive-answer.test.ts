@@ -1198,6 +1198,27 @@ describe('composeAnswer on a page of questions and answers', () => {
     );
   });
 
+  it('names the entry a field describes by its naming field, without the field’s "Description:" label', () => {
+    // DocBook's segmented list: a reference of options, each as Option / Default / Description.
+    const options = [
+      'Option: Aptitude::Delete-Unused',
+      '',
+      'Default: true',
+      '',
+      'Description: If this option is true, packages that are no longer required by any installed package will be removed.',
+      '',
+      'Option: Aptitude::Forget-New-On-Install',
+      '',
+      'Default:',
+      '',
+      'Description: If this option is true, aptitude will clear the list of new packages whenever you install or remove packages.',
+    ].join('\n');
+    const page = [{ ...passage('a', 'https://s/config.html', options, 'Configuration file reference'), heading: 'Default:' }];
+    expect(composeAnswer('How do I clear the list of new packages?', page).text).toBe(
+      'Aptitude::Forget-New-On-Install — If this option is true, aptitude will clear the list of new packages whenever you install or remove packages. [1]',
+    );
+  });
+
   it('quotes no entry of a table of contents from a related page', () => {
     const answer = 'Alien converts packages between the .rpm and .deb formats of Red Hat and Debian systems.';
     const toc = [

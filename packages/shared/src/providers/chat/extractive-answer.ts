@@ -582,7 +582,10 @@ const NOT_A_HEADING = /\s\|\s|^return\b|^(from\s+\S+\s+)?import\s|^\P{L}*$|^\(|^
 
 /** Section names that say nothing about what the section holds. */
 const GENERIC_HEADING =
-  /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?|history|warning|caution|important|tip|hint|danger|attention)$/i;
+  /^(description|options|overview|introduction|notes?|examples?|synopsis|usage|details|summary|discussion|see also|background|contents|parameters|returns?|history|warning|caution|important|tip|hint|danger|attention|default)$/i;
+
+/** A field whose value is the name of what the entry describes: "Option: Aptitude::Auto-Install", "Name: irsend". */
+const NAMING_FIELD = /^(?:option|name|parameter|setting|directive|variable|property|command|field|key):\s+(\S.*)$/i;
 
 /**
  * A heading without the anchor marks documentation generators put on it: "#" (Node), "¶" and "[source]"
@@ -673,6 +676,13 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     // What a sentence ending in a colon introduces ("Add the following line to master.cf…:", then
     // "postlog unix-dgram n - n - 1 postlogd") is its example, not a section's name.
     if (introduced(sentences, i)) continue;
+    // A field that names what the fields under it describe ("Option: Aptitude::Auto-Install" above
+    // "Default: true" and "Description: If this option is true…", a reference's segmented list).
+    const naming = NAMING_FIELD.exec(s.text);
+    if (naming && s.line && !s.prose && (naming[1] as string).split(' ').length <= 6) {
+      heading = naming[1] as string;
+      break;
+    }
     if ((isHeadingLine(sentences, i) && !GENERIC_HEADING.test(bareHeading(s.text))) || isQuestionLine(s)) {
       // A reference entry's name ("exception copy.Error", zsh's "%?string") heads its description, its
       // first blocks; prose further down is the section's again, past the entry's list: the section's
@@ -968,8 +978,12 @@ export function composeAnswer(
 
   const budget = related.length > 0 ? MAIN_WORDS_WITH_RELATED : MAIN_WORDS;
   // The main quote under what it is about, then the related pages' sentences, each cited.
-  const answerWith = (quoted: string, from: number, titled = true, colon = ': '): ExtractiveAnswer => {
-    const topic = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, quoted) : '';
+  const answerWith = (said: string, from: number, titled = true, colon = ': '): ExtractiveAnswer => {
+    const topic = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, said) : '';
+    // A field's label that only says it describes ("Description: If this option is true…") goes when the
+    // topic names the entry; a warning's or a note's stays.
+    const label = /^([^:]{1,30}):\s+/.exec(said);
+    const quoted = topic && label && /^(?:description|details|summary)$/i.test(label[1] as string) ? said.slice(label[0].length) : said;
     // A FAQ's question stands before its answer as it does on the page ("Are your teas organic? About half…");
     // a "Saturday: 8am–4pm" line under its topic with a dash, not a second colon, and so is any quote
     // under a topic with a colon of its own ("Coming next: Boats of the Swale — Opens 14 June.").
