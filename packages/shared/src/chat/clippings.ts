@@ -278,7 +278,8 @@ export function otherFormStems(stem: string): readonly string[] {
  * Phrasal verbs, searched in the words pages use for them: the noun pages write as one word ("how do
  * I *back up* my database" of a page titled "Backup and Restore", "*rolled back*" of "rollback", "*log
  * in*" of "login"), and the one verb reference pages name the act with ("*turn on* write-ahead
- * logging" of "enable", "*get rid of* the warning" of "remove", "*find out*" of "determine"). The verb
+ * logging" of "enable", "*get rid of* the warning" of "remove", "*find out*" of "determine", "*jump
+ * to* a package" of "find"). The verb
  * in any form ("backing up", "logged in", "got rid of"); the words are searched as context words. And
  * the verb a visitor sees with, which references write as what a command does: "*see* which index a
  * query is using" of "show", "*view* the logs" of "display".
@@ -309,6 +310,7 @@ const PHRASAL: [verb: string, particle: string, words: string][] = [
   ['keep|kept', 'track of', 'track monitor'],
   ['speed', 'up', 'faster performance'],
   ['spin|spun', 'up', 'start'],
+  ['jump', 'to', 'find'],
   ['see|saw|seen|view', '', 'show display'],
 ];
 /** A verb's forms: "turn" → turns, turned, turning; "log" → logged, logging; "figure" → figured. */

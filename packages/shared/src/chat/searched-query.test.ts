@@ -61,6 +61,7 @@ describe('searchedQuery', () => {
     ['leaving out the header row', 'omit'],
     ['How do I see which index a query is using?', 'show'],
     ['where can I view the logs', 'display'],
+    ['How do I jump to a package when I know its name?', 'find'],
   ])('searches the words pages use for a phrasal verb (%j: %s)', (message, word) => {
     const s = searchedQuery(message);
     expect(s.query.split(' ')).toContain(word);
