@@ -91,5 +91,11 @@ describe('sniffing', () => {
     expect(looksLikeHtml(Buffer.from('<?xml version="1.0"?><!-- c --><html xmlns="http://www.w3.org/1999/xhtml">'))).toBe(true);
     expect(looksLikeHtml(Buffer.from('{"json": true}'))).toBe(false);
     expect(looksLikeHtml(Buffer.from('<?xml version="1.0"?><urlset>'))).toBe(false);
+    expect(looksLikeHtml(Buffer.from('<!-- a -->\n<!-- b --> <html>'))).toBe(true);
+    expect(looksLikeHtml(Buffer.from('<!-- never closed <html>'))).toBe(false);
+  });
+
+  it('reads a head of comments that never end as expected in linear time (a pattern that backtracked never returned)', () => {
+    expect(looksLikeHtml(Buffer.from(`<!--0${'--><!--b'.repeat(60)}`))).toBe(false);
   });
 });

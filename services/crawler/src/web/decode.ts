@@ -152,5 +152,24 @@ export function looksLikeHtml(bytes: Uint8Array): boolean {
     .replace(/^\uFEFF|^\xEF\xBB\xBF/, '')
     .trimStart()
     .toLowerCase();
-  return /^(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*<(?:!doctype html|html|head|body|title|meta|div|p\b|h1|script)/.test(head);
+  // Past an XML declaration and comments, by a scan: as one pattern, /^(?:<!--[\s\S]*?-->\s*)*</ backtracks
+  // exponentially on comments that never end as it expects ("<!--0" then "--><!--b" again and again: 30
+  // repeats held the crawler for seconds, the 1,024 characters read here for ever).
+  let at = 0;
+  const skipSpace = () => {
+    while (at < head.length && /\s/.test(head[at] as string)) at++;
+  };
+  if (head.startsWith('<?xml')) {
+    const end = head.indexOf('>', at);
+    if (end < 0) return false;
+    at = end + 1;
+    skipSpace();
+  }
+  while (head.startsWith('<!--', at)) {
+    const end = head.indexOf('-->', at + 4);
+    if (end < 0) return false;
+    at = end + 3;
+    skipSpace();
+  }
+  return /^<(?:!doctype html|html|head|body|title|meta|div|p\b|h1|script)/.test(head.slice(at));
 }
