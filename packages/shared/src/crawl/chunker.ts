@@ -287,11 +287,28 @@ function cleanHeading(heading: string | null): string | null {
 
 /** Unifies line ends, trims line-end spaces, collapses runs of blank lines; keeps paragraph breaks. */
 function normalizeText(text: string): string {
-  return text
-    .replace(/\r\n?/g, '\n')
-    .replace(/[ \t\f\v\u00a0]+\n/g, '\n')
+  return trimLineEnds(text.replace(/\r\n?/g, '\n'), ' \t\f\v\u00a0')
     .replace(/\n{3,}/g, '\n\n')
     .trim();
+}
+
+/**
+ * The text without the `chars` that end each line but the last (and, with `starts`, that open each but
+ * the first). A scan: /[ \t]+\n/ takes time in the square of a run of spaces that no line end follows —
+ * a page of a million tabs held the crawler for hours.
+ */
+export function trimLineEnds(text: string, chars = ' \t', starts = false): string {
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    let line = lines[i] as string;
+    let from = 0;
+    if (starts && i > 0) while (from < line.length && chars.includes(line[from] as string)) from++;
+    let end = line.length;
+    if (i < lines.length - 1) while (end > from && chars.includes(line[end - 1] as string)) end--;
+    if (from > 0 || end < line.length) line = line.slice(from, end);
+    lines[i] = line;
+  }
+  return lines.join('\n');
 }
 
 function sha256(s: string): string {

@@ -260,6 +260,10 @@ describe('extractPage', () => {
     const text = allText(doc(frame));
     expect(text).toContain('Minesweeper');
     expect(text).toContain('+--------+');
+    // Nor does a run of a million tabs or spaces that no line end follows.
+    const run = allText(doc(`<pre>${'\t'.repeat(1_000_000)}x\nend</pre><p>a${' '.repeat(1_000_000)}b\n c</p>`));
+    expect(run).toContain('x\nend');
+    expect(run).toContain('a b c');
     // Empty cells at a row's end still go.
     expect(allText(doc('<table><tr><td>Price</td><td>20 €</td><td></td><td> </td></tr></table>'))).toContain('Price | 20 €');
   });

@@ -1,4 +1,4 @@
-import type { PageSection } from '@kbchat/shared/crawl/chunker';
+import { type PageSection, trimLineEnds } from '@kbchat/shared/crawl/chunker';
 import { Readability } from '@mozilla/readability';
 import { Parser } from 'htmlparser2';
 import { parseHTML } from 'linkedom';
@@ -583,10 +583,7 @@ function walkSections(root: El, prune: boolean): PageSection[] {
   };
   const flushParagraph = () => {
     if (parts.length === 0) return;
-    const p = parts
-      .join('')
-      .replace(/[ \t]*\n[ \t]*/g, '\n')
-      .replace(/ {2,}/g, ' ');
+    const p = trimLineEnds(parts.join(''), ' \t', true).replace(/ {2,}/g, ' ');
     const q = withoutTrailingBars(p)
       .trim()
       // A code example's indentation (flushPreText kept it as no-break spaces) is spaces again.
@@ -675,9 +672,7 @@ function flushPreText(text: string, parts: string[]): void {
   // no-break spaces, which the paragraph's whitespace clean-up leaves alone, a tab as four. Blank
   // lines inside it stay single so it remains one paragraph.
   parts.push(
-    text
-      .replace(/\r\n?/g, '\n')
-      .replace(/[ \t]+\n/g, '\n')
+    trimLineEnds(text.replace(/\r\n?/g, '\n'))
       .replace(/\n{2,}/g, '\n')
       .replace(/\n[ \t]+/g, (indent) => `\n${'\u00a0'.repeat(indent.length - 1 + 3 * (indent.match(/\t/g)?.length ?? 0))}`),
   );

@@ -60,7 +60,7 @@ function linesOf(text: string): string[] {
     .replace(/\r\n?/g, '\n')
     .replace(/\t/g, '        ')
     .split('\n')
-    .map((l) => l.replace(/\s+$/, ''));
+    .map((l) => l.trimEnd());
 }
 
 function widthOf(lines: string[]): number {
