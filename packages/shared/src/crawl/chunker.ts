@@ -94,14 +94,17 @@ function packSection(text: string, size: number, overlap: number): string[] {
   // How many of current's first units the previous chunk already holds (its overlap, a carried question).
   let carriedUnits = 0;
 
+  // The next chunk starts with units the chunk before holds (its overlap, a table's first row, a question).
+  const carry = (units: Unit[]) => {
+    current = units;
+    carriedUnits = units.length;
+    length = unitsLength(units);
+    return units.length > 0;
+  };
   const flush = (head: string | null) => {
     const content = joinUnits(current);
     if (content) chunks.push(content);
-    const carried = head === null ? overlapUnits(current, overlap) : [{ text: head, sep: '' }];
-    current = carried;
-    carriedUnits = carried.length;
-    length = unitsLength(carried);
-    return carried.length > 0;
+    return carry(head === null ? overlapUnits(current, overlap) : [{ text: head, sep: '' }]);
   };
 
   for (const paragraph of text.split(/\n[ \t]*\n/)) {
@@ -123,10 +126,7 @@ function packSection(text: string, size: number, overlap: number): string[] {
           // What comes before it is a chunk when the previous chunk does not already hold it all (its
           // overlap alone is dropped: the question is the next chunk's context).
           if (current.length - question.length > carriedUnits) chunks.push(joinUnits(current.slice(0, current.length - question.length)));
-          current = question.map((u, i) => (i === 0 ? { ...u, sep: '' } : u));
-          carriedUnits = current.length;
-          length = unitsLength(current);
-          hadOverlap = true;
+          hadOverlap = carry(question.map((u, i) => (i === 0 ? { ...u, sep: '' } : u)));
         } else hadOverlap = flush(head);
         // The overlap must leave room for the unit that did not fit; drop it from the front until it does.
         while (hadOverlap && current.length && length + unit.sep.length + unit.text.length > size) {

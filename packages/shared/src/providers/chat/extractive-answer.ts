@@ -700,7 +700,7 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
   // A FAQ's question is named as long as a question line is: the quote answers it.
   const named = (name: string) =>
     name !== '' &&
-    name.split(/\s+/).length <= (/\?$/.test(name) ? QUESTION_LINE_WORDS : 10) &&
+    name.split(/\s+/).length <= (/\?$/.test(name) ? QUESTION_LINE_WORDS : HEADING_WORDS) &&
     !GENERIC_HEADING.test(name) &&
     !includesWords(quoted, name)
       ? name
