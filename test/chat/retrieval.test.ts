@@ -305,6 +305,34 @@ describe('retrieval against the real database', () => {
     expect(continuationOf('Compressing a stream')).toBeUndefined();
   });
 
+  it('tells a chunk under a question heading whether it goes on with a section begun in the chunk before', async () => {
+    const clientId = await newClient();
+    await seeder.seed(
+      clientId,
+      [
+        {
+          url: 'https://faq.example/updates',
+          title: 'Keeping your system up to date',
+          heading: '9.5. Can I automatically update the system?',
+          chunks: [
+            'Yes. You can use cron-apt; this tool updates the system at regular intervals.',
+            'By default cron-apt only downloads the updates, it does not install them.',
+          ],
+        },
+        { url: 'https://faq.example/apt', title: 'APT', heading: 'Upgrades with cron-apt', chunks: ['cron-apt runs apt-get from cron.'] },
+      ],
+      { embed: false },
+    );
+    await refreshTermStats(pool, clientId);
+    const { candidates } = await fullTextCandidates(clientId, 'cron-apt updates', 10);
+    const continues = (start: string) => candidates.find((c) => c.content.startsWith(start))?.continuesSection;
+    expect(continues('Yes. You can use cron-apt')).toBe(false);
+    expect(continues('By default cron-apt')).toBe(true);
+    // A heading that asks nothing is not looked up.
+    expect(candidates.some((c) => c.content.startsWith('cron-apt runs'))).toBe(true);
+    expect(continues('cron-apt runs')).toBeUndefined();
+  });
+
   it('reads full text through one index that holds the client beside the words', async () => {
     const { rows: defs } = await pool.query<{ indexname: string; indexdef: string }>(
       "SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'documents' AND indexdef LIKE '%USING gin%'",

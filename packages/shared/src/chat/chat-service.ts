@@ -231,6 +231,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         heading: p.heading,
         content: p.content,
         ...(p.continuation === undefined ? {} : { continuation: p.continuation }),
+        ...(p.continuesSection === undefined ? {} : { continuesSection: p.continuesSection }),
       }));
     const curatedPassage = curated ? curatedPassageOf(curated) : undefined;
     const passages = curatedPassage

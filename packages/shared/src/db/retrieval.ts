@@ -47,6 +47,11 @@ export interface RetrievalCandidate {
    * stream into a destination stream:"): its page's next chunk, past the lines both hold.
    */
   continuation?: string;
+  /**
+   * Of a chunk whose heading is a question (a FAQ's): true when the page's chunk before it has the same
+   * heading, so that its text opens with the end of the answer before, not with the answer's start.
+   */
+  continuesSection?: boolean;
 }
 
 export interface CandidateSearch {
@@ -174,7 +179,11 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
   const queryTerms = first?.query_terms ?? [];
   const candidates = rows.filter((r) => r.id !== null).map((r) => withInnerHeadings(toCandidate(r), queryTerms));
   // Two lookups on the candidates, side by side (a pool runs them on two connections; a client queues them).
-  const [pageLinks] = await Promise.all([linksAmong(db, s.clientId, candidates), withContinuations(db, s.clientId, candidates)]);
+  const [pageLinks] = await Promise.all([
+    linksAmong(db, s.clientId, candidates),
+    withContinuations(db, s.clientId, candidates),
+    withSectionStarts(db, s.clientId, candidates),
+  ]);
   return {
     candidates,
     pageLinks,
@@ -243,6 +252,25 @@ async function withContinuations(db: Queryable, clientId: string, candidates: Re
     const repeated = from === -1 ? '' : content.slice(from);
     c.continuation = repeated && next.startsWith(repeated) ? next.slice(repeated.length) : text;
   }
+}
+
+/**
+ * Marks each candidate under a question heading with whether it continues its section
+ * (continuesSection): the extractive answer quotes a FAQ's answer from its start only when the
+ * chunk holds that start. One lookup, and none when no candidate's heading is a question.
+ */
+async function withSectionStarts(db: Queryable, clientId: string, candidates: RetrievalCandidate[]): Promise<void> {
+  const asking = candidates.filter((c) => c.pageId !== null && /\?\s*$/.test(c.heading ?? ''));
+  if (asking.length === 0) return;
+  const { rows } = await db.query<{ id: string }>(
+    `SELECT c.id::text AS id
+       FROM documents c
+       JOIN documents b ON b.page_id = c.page_id AND b.chunk_index = c.chunk_index - 1 AND b.heading IS NOT DISTINCT FROM c.heading
+      WHERE c.client_id = $1 AND c.id = ANY($2::uuid[])`,
+    [clientId, asking.map((c) => c.id)],
+  );
+  const continuing = new Set(rows.map((r) => r.id));
+  for (const c of asking) c.continuesSection = continuing.has(c.id);
 }
 
 /**

@@ -13,6 +13,8 @@ export interface ChatPassage {
   content: string;
   /** What the passage's closing colon introduces, from the page's next chunk (db/retrieval.ts). */
   continuation?: string;
+  /** Of a passage under a question heading: whether its section began in the chunk before (db/retrieval.ts). */
+  continuesSection?: boolean;
 }
 
 export interface ChatTurn {

@@ -1155,6 +1155,29 @@ describe('composeAnswer on a page of questions and answers', () => {
     expect(composeAnswer('How do I keep tea fresh?', page).text).toMatch(/^How should I store my tea\? Most teas stay fresh/);
   });
 
+  it('quotes an answer from its start when the answering sentence is further in, and the chunk holds the start', () => {
+    const faq = [
+      'Keep it in an airtight tin, away from light. Most teas stay fresh for a year.',
+      '',
+      'Can I buy gift cards?',
+      'Yes, digital gift cards from £10 to £100 are sent by email. They never expire and can be spent online.',
+    ].join('\n');
+    const page = (continuesSection?: boolean) => [
+      { ...passage('a', 'https://s/faq', faq, 'FAQ'), heading: 'How should I store my tea?', continuesSection },
+    ];
+    // Under a question line of the chunk.
+    expect(composeAnswer('Do your gift cards expire?', page(false)).text).toBe(
+      'Can I buy gift cards? Yes, digital gift cards from £10 to £100 are sent by email. They never expire and can be spent online. [1]',
+    );
+    // Under the chunk's heading, when the chunk opens its section…
+    expect(composeAnswer('How long does tea stay fresh?', page(false)).text).toMatch(
+      /^How should I store my tea\? Keep it in an airtight tin, away from light\. Most teas stay fresh for a year\./,
+    );
+    // …and not when it goes on with a section begun in the chunk before, or that is not known.
+    expect(composeAnswer('How long does tea stay fresh?', page(true)).text).toMatch(/^How should I store my tea\? Most teas stay fresh/);
+    expect(composeAnswer('How long does tea stay fresh?', page()).text).toMatch(/^How should I store my tea\? Most teas stay fresh/);
+  });
+
   it('names the numbered question it quotes under, however many words it has, not the chunk’s first section', () => {
     // DocBook's FAQ: short sections run together in one chunk, each under its numbered question.
     const faq = [

@@ -647,6 +647,29 @@ function isQuestionLine(s: Sentence): boolean {
 }
 
 /**
+ * The first sentence of the answer the sentence at `index` belongs to, when it stands under a FAQ's
+ * question (a question line above it in the passage, or the passage's heading when that is a question
+ * and the passage opens its section) and that answer starts before it; undefined when another heading
+ * stands between them, or the answer opens with something other than prose (a table, a code example).
+ */
+function answerOpening(passage: ChatPassage, sentences: Sentence[], index: number): number | undefined {
+  let first = 0;
+  for (let i = index - 1; i >= 0; i--) {
+    const s = sentences[i] as Sentence;
+    if (isQuestionLine(s)) {
+      first = i + 1;
+      break;
+    }
+    if (isHeadingLine(sentences, i)) return undefined;
+    // The passage's heading asks, and the chunk holds the answer's start (not the end of the one before).
+    if (i === 0 && (!/\?$/.test(passage.heading ?? '') || passage.continuesSection !== false)) return undefined;
+  }
+  if (index === 0) return undefined;
+  const opens = sentences[first];
+  return first < index && opens?.prose ? first : undefined;
+}
+
+/**
  * What the quoted sentence is about, when the page says it only in a heading: the nearest heading line
  * above it in the passage, else the passage's section heading — "os.cpus()", "--amend", "Refund
  * policy"; for a line under a table's row, what the row names; for a quote about "this command", the
@@ -1038,6 +1061,16 @@ export function composeAnswer(
     if (!before.prose) commandLines.add(start - 1);
     start--;
     leading += before.words;
+  }
+  // A sentence of a FAQ's answer is quoted from the answer's start ("Yes. You can use cron-apt; …" before
+  // "By default it just updates the package list…"), when the start is close enough to quote it too.
+  const opening = answering === chosen.index ? answerOpening(passages[chosen.passage] as ChatPassage, sentences, start) : undefined;
+  if (opening !== undefined) {
+    const before = sentences.slice(opening, start).reduce((n, s) => n + s.words, 0);
+    if (leading + before <= budget) {
+      start = opening;
+      leading += before;
+    }
   }
   // Prose sentences, and a code example where a sentence introduces one: its lines stay lines.
   const picked: { text: string; code: boolean }[] = [];
