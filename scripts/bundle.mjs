@@ -44,6 +44,8 @@ const EXTERNAL = [
   // File parsers loaded on the first upload of their type (pdf.js inside unpdf).
   'unpdf',
   'mammoth',
+  // The parse threads' pool (crawler web/extract-pool.ts): it starts its own worker script, beside its code.
+  'piscina',
   // pg's optional native binding, which it requires in a try.
   'pg-native',
 ];

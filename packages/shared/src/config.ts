@@ -222,6 +222,8 @@ const configObject = z.object({
   CRAWL_FETCH_TIMEOUT_MS: int(1_000, 300_000).default(15_000),
   /** Pages larger than this are skipped ('too-large'). */
   CRAWL_MAX_PAGE_BYTES: int(16_384, 104_857_600).default(5_242_880),
+  /** Time one page's HTML gets to be parsed (on a worker thread); past it the page is skipped ('parse-timeout'). */
+  CRAWL_PARSE_TIMEOUT_MS: int(100, 300_000).default(10_000),
   /** Time Chromium gets to render one page (render: auto|always). */
   CRAWL_RENDER_TIMEOUT_MS: int(1_000, 300_000).default(20_000),
   /** Chromium for render: auto|always; empty: /usr/bin/chromium, chromium-browser or google-chrome. None found: pages are indexed from static HTML. */

@@ -8,6 +8,7 @@ import type { Worker } from 'bullmq';
 import { createCrawlContext } from './crawl/context.ts';
 import { crawlHandlers } from './crawl/handlers.ts';
 import { startCrawlWatchdog } from './crawl/watchdog.ts';
+import { closeExtractPool } from './web/extract-pool.ts';
 import { webhookHandlers, webhookWorkerOptions } from './webhook/handlers.ts';
 
 export interface CrawlerWorkers {
@@ -66,6 +67,7 @@ export function buildCrawler(rt: Runtime): CrawlerWorkers {
       await outbox.stop();
       await watchdog.stop();
       await Promise.all(workers.map((w) => w.close()));
+      await closeExtractPool();
       await crawl.close();
       connection.disconnect();
     },

@@ -54,6 +54,8 @@ export function describeReason(reason: string | null | undefined): string {
   if (r === 'binary') return 'it is binary content, not HTML';
   if (r === 'too-large') return 'it is larger than the page size limit';
   if (r === 'empty') return 'it has no readable text';
+  if (r === 'parse-timeout') return 'its HTML took longer than CRAWL_PARSE_TIMEOUT_MS to read';
+  if (r === 'parse-failed') return 'its HTML needed more memory to read than a page may take';
   if (r === 'blocked') return 'its address is not public (OUTBOUND_ALLOW_PRIVATE_NETWORKS=true allows it for local sites)';
   const http = /^http-(\d{3})$/.exec(r);
   if (http) return `it answered HTTP ${http[1]}`;

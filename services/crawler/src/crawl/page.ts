@@ -10,7 +10,7 @@ import { addJobNote } from '@kbchat/shared/jobs/job-store';
 import { findOutboundBlockedError } from '@kbchat/shared/net/outbound';
 import { isFinalAttempt } from '@kbchat/shared/queue/attempts';
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
-import { extractPage } from '../web/extract.ts';
+import { extractPageWithin, ParseError } from '../web/extract-pool.ts';
 import { type FetchOutcome, fetchPage } from '../web/fetch-page.ts';
 import { needsRender } from '../web/render.ts';
 import { type CrawlContext, ROBOTS_TOKEN } from './context.ts';
@@ -151,7 +151,17 @@ async function fetchAndStore(
 
   // The start page keeps the site's footer (its address, phone and hours), once for the whole site.
   const extractOptions = { xRobotsTag: fetched.xRobotsTag ?? null, robotsToken: ROBOTS_TOKEN, keepFooter: data.depth === 0 };
-  let extracted = extractPage(fetched.html, fetched.finalUrl, extractOptions);
+  // Parsed on a worker thread with a deadline: a page whose parse runs away is skipped, the crawl goes on.
+  const extract = (html: string, url: string) => extractPageWithin(html, url, extractOptions, config.CRAWL_PARSE_TIMEOUT_MS);
+  let extracted: Awaited<ReturnType<typeof extract>>;
+  try {
+    extracted = await extract(fetched.html, fetched.finalUrl);
+  } catch (err) {
+    if (!(err instanceof ParseError)) throw err;
+    await releaseSlot();
+    ctx.rt.log.warn({ jobId: job.id, url: data.url, reason: err.reason }, err.message);
+    return skip(err.reason);
+  }
   const mode = job.options.render;
   if (mode === 'always' || (mode === 'auto' && needsRender(extracted))) {
     const renderer = await ctx.renderer();
@@ -160,7 +170,7 @@ async function fetchAndStore(
     } else {
       try {
         const rendered = await renderer.render(fetched.finalUrl, { timeoutMs: config.CRAWL_RENDER_TIMEOUT_MS });
-        extracted = extractPage(rendered.html, rendered.finalUrl, extractOptions);
+        extracted = await extract(rendered.html, rendered.finalUrl);
       } catch (err) {
         ctx.rt.log.warn({ jobId: job.id, url: data.url, err: { message: (err as Error).message } }, 'render failed');
         await addJobNote(pool, job.id, NOTE_RENDER_FAILED);
