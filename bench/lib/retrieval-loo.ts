@@ -125,25 +125,29 @@ export function grid(): RankingParams[] {
 
 function makeGrid(): RankingParams[] {
   const out: RankingParams[] = [];
+  // The weights that score chunks outermost: the settings of one scoring are neighbours, and the
+  // near-duplicate walk of a question's head (retrieval.ts dropNearDuplicates) is replayed between them.
   for (const titleWeight of [0, 1])
     for (const vectorWeight of [0, 0.5, 1])
       for (const lsaWeight of [0, 0.5, 1])
-        for (const secondChunkWeight of [0, 0.3])
-          for (const relatedPageRatio of [0.5, 0.7, 0.8])
-            for (const maxAbsentShare of [0.3, 0.4, 0.5])
-              for (const proximityWeight of [0, 0.5, 1, 2])
+        for (const proximityWeight of [0, 0.5, 1, 2])
+          for (const secondChunkWeight of [0, 0.3])
+            for (const relatedPageRatio of [0.5, 0.7, 0.8])
+              for (const maxAbsentShare of [0.3, 0.4, 0.5])
                 for (const linkedPageRatio of [0, 0.8])
-                  out.push({
-                    ...LOCAL_EMBEDDER_RANKING,
-                    titleWeight,
-                    vectorWeight,
-                    lsaWeight,
-                    secondChunkWeight,
-                    relatedPageRatio,
-                    maxAbsentShare,
-                    proximityWeight,
-                    linkedPageRatio,
-                  });
+                  for (const coverageMargin of [0, 1.25, 1.5, 2])
+                    out.push({
+                      ...LOCAL_EMBEDDER_RANKING,
+                      titleWeight,
+                      vectorWeight,
+                      lsaWeight,
+                      secondChunkWeight,
+                      relatedPageRatio,
+                      maxAbsentShare,
+                      proximityWeight,
+                      linkedPageRatio,
+                      coverageMargin,
+                    });
   return out;
 }
 

@@ -54,6 +54,13 @@ export interface RankingParams {
    */
   linkedPageRatio: number;
   /**
+   * The page of the best chunk stays first when a page ranked above it by its further chunks has no
+   * chunk holding this share of the question that chunk holds (its idf mass; 0: never): a FAQ's one
+   * answer to "mode2 says Device or resource busy" before mode2's manual page, whose chunks all say
+   * "mode2" and none "busy".
+   */
+  coverageMargin: number;
+  /**
    * Weights that replace these when a question has no latent list (a client under LSA_MIN_CHUNKS
    * chunks has no model; nor does a question of words the model does not know).
    */
@@ -75,6 +82,7 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
   relatedPageRatio: 0.5,
   maxPages: 3,
   linkedPageRatio: 0.8,
+  coverageMargin: 1.25,
 });
 
 /**
@@ -270,6 +278,42 @@ export function rankPages<C extends ScoredChunk>(chunks: C[], params: RankingPar
     pages.push({ key, chunks: list, score: first.score + params.secondChunkWeight * (list[1]?.score ?? 0) });
   }
   return pages.sort((a, b) => b.score - a.score || byScore(a.chunks[0] as C, b.chunks[0] as C));
+}
+
+/** Whether a chunk holds the query's term `i`, in its body, heading or page title. */
+export function holds(c: Pick<RetrievalCandidate, 'termTf' | 'termHead' | 'termTitle'>, i: number): boolean {
+  return (c.termTf[i] ?? 0) > 0 || (c.termHead[i] ?? 0) > 0 || (c.termTitle[i] ?? 0) > 0;
+}
+
+/** The idf mass of the visitor's own words (termWeights; a follow-up's context words left out) a chunk holds. */
+function coverage(
+  c: Pick<RetrievalCandidate, 'termTf' | 'termHead' | 'termTitle'>,
+  weights: readonly number[],
+  stats: RankingStats,
+): number {
+  return weights.reduce((sum, w, i) => sum + (stats.termFocus[i] !== false && holds(c, i) ? w : 0), 0);
+}
+
+/**
+ * The pages with the page of the best chunk (`best`) first again when the page ranked first only by
+ * its further chunks: none of its chunks holds 1/coverageMargin of the question's words `best` holds
+ * (coverage). A page's second chunk says the page is about the question's topic; it does not outweigh
+ * a passage that holds clearly more of what was asked — the one answer of a FAQ or an overview's
+ * paragraph among a reference page's chunks that each name the topic and nothing else of the question.
+ */
+export function coverageFirst<C extends ScoredChunk>(
+  pages: RankedPage<C>[],
+  best: C | undefined,
+  stats: RankingStats,
+  params: RankingParams,
+): RankedPage<C>[] {
+  const [top] = pages;
+  if (!top || !best || params.coverageMargin <= 0 || top.chunks.includes(best)) return pages;
+  const weights = termWeights(stats, params);
+  const held = coverage(best, weights, stats);
+  if (top.chunks.some((c) => params.coverageMargin * coverage(c, weights, stats) >= held)) return pages;
+  const own = pages.find((p) => p.chunks.includes(best));
+  return own ? [own, ...pages.filter((p) => p !== own)] : pages;
 }
 
 /**

@@ -121,9 +121,11 @@ describe('rankPassages', () => {
   });
 
   it('lets a page’s second chunk count on a large site, not on a site whose every chunk is a candidate', () => {
-    // One chunk that answers (first in both lists) and a page of two that do less (second and third).
+    // One chunk that answers (first in both lists) and a page of two that hold the same words less often (second and third).
     const answers = holding({ pageId: 'one', url: 'https://site.example/one', vectorRank: 1 }, 3, [0, 1]);
-    const long = [2, 3].map((vectorRank) => holding({ pageId: 'long', url: 'https://site.example/long', vectorRank }, 3, [0]));
+    const long = [2, 3].map((vectorRank) =>
+      holding({ pageId: 'long', url: 'https://site.example/long', vectorRank, termTf: [1, 1, 0] }, 3, [0, 1]),
+    );
     const order = (docs: number) =>
       rankPassages([answers, ...long], stats(['warranti', 'claim', 'photo'], [1, 1, 1], docs), {
         passages: 6,
@@ -131,6 +133,21 @@ describe('rankPassages', () => {
       }).map((p) => p.url)[0];
     expect(order(5)).toBe('https://site.example/one');
     expect(order(5000)).toBe('https://site.example/long');
+  });
+
+  it('keeps the best chunk’s page first when the page its second chunk lifts holds clearly less of the question', () => {
+    // A FAQ's one answer holds "busy" and "resource"; the manual page's chunks each hold only its name.
+    const words = stats(['mode2', 'busi', 'resourc'], [20, 1, 1], 5000);
+    const faq = holding({ pageId: 'faq', url: 'https://site.example/faq', vectorRank: 1 }, 3, [1, 2]);
+    const manual = [2, 3].map((vectorRank) => holding({ pageId: 'manual', url: 'https://site.example/mode2', vectorRank }, 3, [0], [0]));
+    const first = (coverageMargin: number, chunks = [faq, ...manual]) =>
+      rankPassages(chunks, words, { passages: 6, ranking: { ...DEFAULT_RANKING, relatedPageRatio: 0, coverageMargin } })[0]?.url;
+    expect(first(DEFAULT_RANKING.coverageMargin)).toBe('https://site.example/faq');
+    // Off, the manual page's two chunks outweigh the one.
+    expect(first(0)).toBe('https://site.example/mode2');
+    // A manual chunk holding nearly as much of the question as the FAQ's ("mode2" and "busy"): the page's breadth counts again.
+    const busy = holding({ pageId: 'manual', url: 'https://site.example/mode2', vectorRank: 4 }, 3, [1], [0]);
+    expect(first(DEFAULT_RANKING.coverageMargin, [faq, ...manual, busy])).toBe('https://site.example/mode2');
   });
 
   it('puts an overview after the page it links to about the question, when that page is close and not linked back', () => {
@@ -526,6 +543,24 @@ describe('dropNearDuplicates', () => {
     ]);
     expect(out.map((p) => p.url)).toEqual(['https://site.example/warranty', other.url]);
     expect(out[0]?.score).toBe(0.3);
+  });
+
+  it('gives the same verdicts when the same chunks come again, on the new list’s scores, and walks a changed chunk anew', () => {
+    const first = candidate({ url: 'https://site.example/a', content: text }) as RankedPassage;
+    const twin = candidate({ url: 'https://site.example/b', content: `${text} Thanks.` }) as RankedPassage;
+    const list = (a: number, b: number, over: Partial<RankedPassage> = {}) => [
+      { ...first, score: a, lexical: a, boosted: false },
+      { ...twin, score: b, lexical: b, boosted: false, ...over },
+    ];
+    expect(dropNearDuplicates(list(0.3, 0.2)).map((p) => [p.url, p.score])).toEqual([['https://site.example/a', 0.3]]);
+    // Replayed: the same verdict, the scores of the list given.
+    expect(dropNearDuplicates(list(0.5, 0.4)).map((p) => [p.url, p.score])).toEqual([['https://site.example/a', 0.5]]);
+    // The second chunk re-crawled with other text (a new content hash) repeats nothing.
+    const changed = list(0.5, 0.4, {
+      content: 'Opening hours are nine to five on weekdays only, closed on Sundays.',
+      contentHash: 'changed',
+    });
+    expect(dropNearDuplicates(changed).map((p) => p.url)).toEqual(['https://site.example/a', 'https://site.example/b']);
   });
 });
 

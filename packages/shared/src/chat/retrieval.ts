@@ -9,9 +9,11 @@ import {
   absentShare,
   asidesLast,
   byScore,
+  coverageFirst,
   DEFAULT_RANKING,
   deferToLinked,
   generalBeforeVariant,
+  holds,
   type RankingParams,
   type RankingStats,
   rankingFor,
@@ -272,11 +274,6 @@ function wordsApartOn(candidates: RetrievalCandidate[], stats: RankingStats, par
   return telling;
 }
 
-/** Whether a chunk holds the query's term `i`, in its body, heading or page title. */
-function holds(c: Pick<RetrievalCandidate, 'termTf' | 'termHead' | 'termTitle'>, i: number): boolean {
-  return (c.termTf[i] ?? 0) > 0 || (c.termHead[i] ?? 0) > 0 || (c.termTitle[i] ?? 0) > 0;
-}
-
 /** The visitor's own words the site holds, in some of its chunks and not all (indices of the query's terms): what wordsApart counts. */
 function tellingIndices(stats: RankingStats, params: RankingParams): number[] {
   const weights = termWeights(stats, params);
@@ -307,7 +304,12 @@ export function rankPassages(
     .sort(byScore);
   // Comparing texts is the costly step: only the head of the ranking can reach the model.
   const distinct = dropNearDuplicates(scored.slice(0, DEDUPE_WINDOW));
-  const ranked = rankPages(distinct, { ...params, secondChunkWeight: secondChunkShare(params, stats.corpusDocs) });
+  const ranked = coverageFirst(
+    rankPages(distinct, { ...params, secondChunkWeight: secondChunkShare(params, stats.corpusDocs) }),
+    distinct[0],
+    stats,
+    params,
+  );
   const pages = sourcePages(
     generalBeforeVariant(deferToLinked(asidesLast(ranked, stats, params), stats.pageLinks, params), stats, params),
     params,
@@ -319,10 +321,14 @@ export function rankPassages(
  * Walks chunks best first; a chunk repeating the text of one already kept is dropped, unless it
  * comes from a more specific (shorter) page, which then takes the kept one's place. So an
  * all-in-one page that repeats every other page never crowds out the page that owns the text.
+ *
+ * Which chunk repeats which depends only on the chunks and their order: the walk's verdicts for the
+ * last DEDUPE_MEMO lists are kept and replayed when the same list comes again (a question asked again,
+ * or the same candidates ranked with other weights: the bench's grid of weights replays most lists).
  */
 export function dropNearDuplicates(ranked: RankedPassage[]): RankedPassage[] {
   const kept: RankedPassage[] = [];
-  walkNearDuplicates(ranked, DUPLICATE_CONTAINMENT, (i, slot) => {
+  const decide = (i: number, slot: number): boolean => {
     const passage = ranked[i] as RankedPassage;
     if (slot < 0) {
       kept.push(passage);
@@ -332,9 +338,26 @@ export function dropNearDuplicates(ranked: RankedPassage[]): RankedPassage[] {
     if (passage.pageChunks >= twin.pageChunks || passage.url === twin.url) return false;
     kept[slot] = { ...passage, score: twin.score, boosted: twin.boosted || passage.boosted };
     return true;
+  };
+  const key = ranked.map((p) => `${p.id}:${p.contentHash}:${p.pageChunks}`).join(',');
+  const verdicts = walkVerdicts.get(key);
+  if (verdicts) {
+    for (let v = 0; v < verdicts.length; v += 2) decide(verdicts[v] as number, verdicts[v + 1] as number);
+    return kept;
+  }
+  const log: number[] = [];
+  walkNearDuplicates(ranked, DUPLICATE_CONTAINMENT, (i, slot) => {
+    log.push(i, slot);
+    return decide(i, slot);
   });
+  if (walkVerdicts.size >= DEDUPE_MEMO) walkVerdicts.delete(walkVerdicts.keys().next().value as string);
+  walkVerdicts.set(key, Int32Array.from(log));
   return kept;
 }
+
+/** The near-duplicate walk's verdicts (text, slot) per list of chunks, oldest first. */
+const walkVerdicts = new Map<string, Int32Array>();
+const DEDUPE_MEMO = 1024;
 
 /** Distinct pages of the passages, in the order given: the `sources` of an answer. */
 export function sourcesOf(passages: Pick<RankedPassage, 'url' | 'title'>[]): { title: string; url: string }[] {
