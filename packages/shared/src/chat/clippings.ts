@@ -349,3 +349,16 @@ export function phrasalVerbStems(folded: string): Set<string> {
   }
   return out;
 }
+
+/**
+ * Idioms whose noun names no thing the visitor asks about: "send it five times *in a row*", "one *at a
+ * time*", "*on the fly*". A site that never writes "row" may answer "how do I send it five times in a row?".
+ */
+const IDIOMS = /\b(?:in\s+a\s+row|at\s+a\s+time|on\s+the\s+fly)\b/g;
+
+/** The stems of the words of the idioms in the text (lower-cased, accents folded). */
+export function idiomStems(folded: string): Set<string> {
+  const out = new Set<string>();
+  for (const m of folded.match(IDIOMS) ?? []) for (const t of analyze(m)) out.add(t.stem);
+  return out;
+}

@@ -2,7 +2,7 @@ import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
 import { foldForIntent } from '../intent/classifier.ts';
 import { guessLanguage } from '../providers/chat/canned-replies.ts';
 import { analyze, isStopWord } from '../providers/text/text-analysis.ts';
-import { otherFormStems, phrasalVerbStems } from './clippings.ts';
+import { idiomStems, otherFormStems, phrasalVerbStems } from './clippings.ts';
 import { mayAskForPrice } from './price-question.ts';
 
 /**
@@ -499,6 +499,7 @@ export function absentShare(
   // "*turn on* two-factor authentication": the verb of a phrasal verb says nothing of the topic; what
   // it asks is searched as context words ("enable", clippings.ts).
   const phrasal = phrasalVerbStems(foldForIntent(options.message ?? ''));
+  const idioms = idiomStems(foldForIntent(options.message ?? ''));
   let mass = 0;
   let absent = 0;
   const exponent = siteSize(stats.corpusDocs);
@@ -512,6 +513,7 @@ export function absentShare(
       stats.termFocus[i] === false ||
       INTENT_STEMS.has(t) ||
       phrasal.has(t) ||
+      idioms.has(t) ||
       ((stats.termDf[i] ?? 0) === 0 && (WHEN_STEMS.has(t) || NUMBER_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)))) ||
       isCompoundOf(t, terms) ||
       // "photos" of a site that says "photographs" (clippings.ts: the other form is searched too).

@@ -348,6 +348,14 @@ describe('absentShare (declining)', () => {
     expect(absentShare(late, DEFAULT_RANKING, { message: 'Can we check out late?' })).toBe(0.5);
   });
 
+  it('does not count the noun of an idiom ("in a row") as absent, and counts it outside the idiom', () => {
+    // LIRC's pages never write "row": "send it five times in a row" asks how to repeat a send.
+    const repeat = stats(['five', 'row', 'send', 'time'], [0, 0, 220, 217], 1651);
+    expect(absentShare(repeat, DEFAULT_RANKING, { message: 'and how do I send it five times in a row?' })).toBe(0);
+    // "Can I send a row of five?" asks about a row.
+    expect(absentShare(repeat, DEFAULT_RANKING, { message: 'Can I send a row of five at once?' })).toBeGreaterThan(0.3);
+  });
+
   it('counts a verb of trade neither present nor absent: the thing asked about decides', () => {
     // A tea shop's pages say "We sell … teas": "Do you sell coffee?" is all absent, "Do you sell teapots?" not.
     expect(absentShare(stats(['sell', 'coffe'], [3, 0], 5), DEFAULT_RANKING)).toBe(1);
