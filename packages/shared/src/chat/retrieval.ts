@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { normalizeUrl } from '../crawl/url.ts';
 import type { Pool } from '../db/pool.ts';
 import { type CandidateResult, holdTogether, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
@@ -339,7 +340,10 @@ export function dropNearDuplicates(ranked: RankedPassage[]): RankedPassage[] {
     kept[slot] = { ...passage, score: twin.score, boosted: twin.boosted || passage.boosted };
     return true;
   };
-  const key = ranked.map((p) => `${p.id}:${p.contentHash}:${p.pageChunks}`).join(',');
+  // The list's digest: 1,024 lists of 40 chunks' ids and hashes would hold ~4 MB of keys.
+  const key = createHash('sha1')
+    .update(ranked.map((p) => `${p.id}:${p.contentHash}:${p.pageChunks}`).join(','))
+    .digest('base64');
   const verdicts = walkVerdicts.get(key);
   if (verdicts) {
     for (let v = 0; v < verdicts.length; v += 2) decide(verdicts[v] as number, verdicts[v + 1] as number);
