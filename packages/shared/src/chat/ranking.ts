@@ -498,8 +498,9 @@ export function absentShare(
   const pricing = options.message !== undefined && mayAskForPrice(options.message);
   // "*turn on* two-factor authentication": the verb of a phrasal verb says nothing of the topic; what
   // it asks is searched as context words ("enable", clippings.ts).
-  const phrasal = phrasalVerbStems(foldForIntent(options.message ?? ''));
-  const idioms = idiomStems(foldForIntent(options.message ?? ''));
+  const folded = foldForIntent(options.message ?? '');
+  const phrasal = phrasalVerbStems(folded);
+  const idioms = idiomStems(folded);
   let mass = 0;
   let absent = 0;
   const exponent = siteSize(stats.corpusDocs);

@@ -12,10 +12,9 @@ import type { ExtractTask } from './extract-worker.ts';
  * on a worker thread (piscina), and a parse past `timeoutMs`, or past the thread's heap limit, ends that
  * thread: the page is skipped ('parse-timeout', 'parse-failed') and the crawl goes on.
  *
- * The deadline counts the parse alone: a parse is handed to the pool only when a thread is free for
- * it, and its clock starts when the thread says it has begun (not while a new thread loads the
- * parser's code, nor while the page waits behind others). Threads start with the first page and end
- * after IDLE_TIMEOUT_MS without one: an idle service holds none.
+ * The deadline counts the parse alone: its clock starts when the thread says it has begun, not while
+ * a new thread loads the parser's code or the page waits in the pool's queue behind others. Threads
+ * start with the first page and end after IDLE_TIMEOUT_MS without one: an idle service holds none.
  */
 export class ParseError extends Error {
   readonly reason: 'parse-timeout' | 'parse-failed';
@@ -31,15 +30,12 @@ const IDLE_TIMEOUT_MS = 30_000;
 const THREAD_HEAP_MB = 512;
 
 let pool: Piscina | undefined;
-const threads = Math.max(1, availableParallelism());
-let running = 0;
-const waiting: (() => void)[] = [];
 
 function poolOf(): Piscina {
   pool ??= new Piscina({
     filename: new URL('./extract-worker.ts', import.meta.url).href,
     minThreads: 0,
-    maxThreads: threads,
+    maxThreads: Math.max(1, availableParallelism()),
     idleTimeout: IDLE_TIMEOUT_MS,
     resourceLimits: { maxOldGenerationSizeMb: THREAD_HEAP_MB },
   });
@@ -48,8 +44,6 @@ function poolOf(): Piscina {
 
 /** What extractPage reads of the page, parsed on a worker thread within `timeoutMs`; throws ParseError past it. */
 export async function extractPageWithin(html: string, url: string, options: ExtractOptions, timeoutMs: number): Promise<ExtractedPage> {
-  if (running >= threads) await new Promise<void>((resolve) => waiting.push(resolve));
-  running++;
   // The clock starts when the thread starts the parse (a new thread first loads the parser's code).
   const abort = new AbortController();
   const { port1, port2 } = new MessageChannel();
@@ -70,8 +64,6 @@ export async function extractPageWithin(html: string, url: string, options: Extr
   } finally {
     clearTimeout(deadline);
     port1.close();
-    running--;
-    waiting.shift()?.();
   }
 }
 

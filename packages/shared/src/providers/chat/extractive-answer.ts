@@ -653,20 +653,15 @@ function isQuestionLine(s: Sentence): boolean {
  * stands between them, or the answer opens with something other than prose (a table, a code example).
  */
 function answerOpening(passage: ChatPassage, sentences: Sentence[], index: number): number | undefined {
-  let first = 0;
-  for (let i = index - 1; i >= 0; i--) {
-    const s = sentences[i] as Sentence;
-    if (isQuestionLine(s)) {
-      first = i + 1;
-      break;
-    }
-    if (isHeadingLine(sentences, i)) return undefined;
-    // The passage's heading asks, and the chunk holds the answer's start (not the end of the one before).
-    if (i === 0 && (!/\?$/.test(passage.heading ?? '') || passage.continuesSection !== false)) return undefined;
+  // The question the sentence answers: the nearest question line above it, with no heading between them…
+  let first: number | undefined;
+  for (let i = index - 1; i >= 0 && first === undefined; i--) {
+    if (isQuestionLine(sentences[i] as Sentence)) first = i + 1;
+    else if (isHeadingLine(sentences, i)) return undefined;
   }
-  if (index === 0) return undefined;
-  const opens = sentences[first];
-  return first < index && opens?.prose ? first : undefined;
+  // …or the passage's heading, when it asks and the chunk holds the answer's start (not the end of the one before).
+  first ??= /\?$/.test(passage.heading ?? '') && passage.continuesSection === false ? 0 : undefined;
+  return first !== undefined && first < index && sentences[first]?.prose ? first : undefined;
 }
 
 /**
