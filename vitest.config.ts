@@ -23,6 +23,8 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
+    // expect.poll waits on the services' work (a re-embed, a queue hop): 1 s, its default, fails on a loaded CI machine.
+    expect: { poll: { timeout: 15_000 } },
     reporters: ['default'],
     projects: [
       // Next to the code, no Postgres, Redis or network: seconds.
