@@ -32,9 +32,9 @@ describe('a page whose parse outlasts its deadline', () => {
       path.join(dir, 'hours.html'),
       page('Opening hours', '<h1>Opening hours</h1><p>The workshop is open from nine to five on weekdays.</p>'),
     );
-    // Nested 30,000 deep, about 1 MB: the HTML parser is quadratic in nesting depth (about 2 s here, where
-    // a flat 3 MB page takes 0.2 s) — far past the 500 ms deadline on any machine, which a small page's
-    // parse stays far within on a loaded one.
+    // Nested 30,000 deep, about 2 MB: the HTML parser is quadratic in nesting depth (seconds here, where a
+    // flat 3 MB page takes 0.2 s) — far past the 500 ms deadline on any machine, which a small page's parse
+    // stays far within on a loaded one.
     const rows = Array.from({ length: 30_000 }, (_, i) => `<div><p>Spare part ${i}, a brake cable of grade ${i % 7} for city bikes.`);
     writeFileSync(path.join(dir, 'catalogue.html'), page('Catalogue', rows.join('')));
     site = await serveDirectory(dir);
