@@ -67,6 +67,37 @@ describe('sentencesOf', () => {
   });
 });
 
+describe('sentencesOf: code listings', () => {
+  it('reads a REPL’s continuation line as code, not as a sentence', () => {
+    const [loop, body] = sentencesOf('for key in sorted(mydict):\n    ... # do whatever with mydict[key]...');
+    expect(loop).toMatchObject({ prose: false });
+    expect(body).toMatchObject({ text: '... # do whatever with mydict[key]...', prose: false, line: true });
+  });
+
+  it('reads the lines of a listing printed with its line numbers as code, comments ending in a full stop too', () => {
+    const listing = sentencesOf(
+      [
+        '1 DNS:',
+        ' 2 the.backed-up.domain.tld IN MX 100 your.machine.tld.',
+        ' 3',
+        ' 4 /etc/postfix/main.cf:',
+        ' 5 relay_domains = . . . the.backed-up.domain.tld',
+        '',
+        '6b # Older configurations combine relay control and spam control. To',
+        ' 7b # use this with Postfix ≥ 2.10 specify "smtpd_relay_restrictions=".',
+        ' 8b smtpd_recipient_restrictions =',
+        ' 9b permit_mynetworks reject_unauth_destination',
+        '10b smtpd_recipient_restrictions = ...spam blocking rules....',
+      ].join('\n'),
+    );
+    expect(listing.filter((x) => x.prose)).toEqual([]);
+    expect(listing.map((x) => x.text)).toContain('6b # Older configurations combine relay control and spam control. To');
+    // A timeline's years follow each other too, and hold no code: its lines stay sentences.
+    const timeline = sentencesOf('1998 The shop opened in Sheffield.\n1999 We opened a second shop in Leeds.');
+    expect(timeline.map((x) => x.prose)).toEqual([true, true]);
+  });
+});
+
 describe('sentencesOf: a paragraph opening with a command', () => {
   it('is prose when a plain word opens the paragraph, not a joining word, code or a second piece', () => {
     const s = sentencesOf(

@@ -153,10 +153,11 @@ const ENDS_SENTENCE = /[.!?。！？:)"'”]$/u;
  * block; Python run together by a page's markup — a "#" comment glued to the word before it ("This is#
  * a hook"; "C#" is a name), a docstring's quotes, a "def name(" — is code too, and so is a line that
  * opens with a shell or Python comment ("# "), a C preprocessor line ("#define", "#include") or ends
- * with a C comment, as a header file's "#define SQLITE_DBCONFIG_MAX 1017" line does.
+ * with a C comment, as a header file's "#define SQLITE_DBCONFIG_MAX 1017" line does. So is a REPL's
+ * continuation line ("... # do whatever with mydict[key]...").
  */
 const CODE =
-  /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^>>> |^(\.\.\.\\|[A-Z]:\\[^>\s]*|PS [^>]*)> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{|^# |[a-z]{2}#\s|"""|\bdef \w+\(|^#\s*(define|include|ifn?def|endif|pragma)\b|\/\*.*\*\/$/;
+  /[;{}]$|\s(=|==|=>|:=)\s|^\$ |^(>>>|\.\.\.) |^(\.\.\.\\|[A-Z]:\\[^>\s]*|PS [^>]*)> |(^|[^:])\/\/(\s|$)|\$\{|;\s*\}|\)\s*\{|^# |[a-z]{2}#\s|"""|\bdef \w+\(|^#\s*(define|include|ifn?def|endif|pragma)\b|\/\*.*\*\/$/;
 
 /**
  * Contact details as a page writes them for visitors — a phone number that opens with "+", "00", "0"
@@ -284,11 +285,46 @@ function isRunIn(text: string): boolean {
   return /^\p{Lu}[\p{L}\s-]*\.$/u.test(text) && text.split(' ').length <= RUN_IN_WORDS;
 }
 
+/** A listing's line number at a line's start ("6b ", " 7b ", "12 "), or alone on its line (an empty line of the listing). */
+const LINE_NUMBER = /^\s*(\d{1,4})[a-z]?(?:\s+(?=\S)|\s*$)/;
+
+/**
+ * The lines of a code listing printed with its line numbers (Postfix's main.cf examples: "8a
+ * smtpd_relay_restrictions =", "9a permit_mynetworks …"): runs of adjacent lines numbered one after the
+ * other, one of them at least a line of code without its number. A timeline ("1998 Opened in
+ * Sheffield.", "1999 …") has no code and stays prose.
+ */
+function numberedListing(lines: string[]): Set<number> {
+  const out = new Set<number>();
+  const numberOf = (i: number) => {
+    const m = LINE_NUMBER.exec(lines[i] ?? '');
+    return m ? Number(m[1]) : undefined;
+  };
+  for (let start = 0; start < lines.length; ) {
+    let end = start + 1;
+    const first = numberOf(start);
+    if (first !== undefined) while (end < lines.length && numberOf(end) === first + (end - start)) end++;
+    if (end - start >= 2 && lines.slice(start, end).some((l) => CODE.test(l.replace(LINE_NUMBER, '').trim())))
+      for (let i = start; i < end; i++) out.add(i);
+    start = end;
+  }
+  return out;
+}
+
 /** A passage's sentences in page order, each marked prose or not. */
 export function sentencesOf(content: string): Sentence[] {
   const out: Sentence[] = [];
   let blockStart = true;
-  for (const raw of content.split('\n')) {
+  const raws = content.split('\n');
+  const listing = numberedListing(raws);
+  for (const [index, raw] of raws.entries()) {
+    // A code listing's numbered line ("6b # Older configurations combine relay control and spam control.") is a line of code, whatever it ends with.
+    if (listing.has(index)) {
+      const text = raw.trim().replace(/\s+/g, ' ');
+      out.push({ text, words: text.split(' ').length, prose: false, line: true, blockStart, row: false });
+      blockStart = false;
+      continue;
+    }
     if (TABLE_ROW.test(raw)) {
       const text = raw.trim().replace(/\s+/g, ' ');
       out.push({ text, words: text.split(' ').length, prose: false, line: true, blockStart, row: true });
