@@ -1209,6 +1209,26 @@ describe('composeAnswer on a page of questions and answers', () => {
     expect(composeAnswer('How long does tea stay fresh?', page()).text).toMatch(/^How should I store my tea\? Most teas stay fresh/);
   });
 
+  it('reads an entry that asks by showing what the asker sees as its own question: the entry above is another’s', () => {
+    // LIRC's FAQ: a question line and its answer, then an entry in the asker's words ending with the output it shows.
+    const faq = [
+      'Which kernel module do I have to load for my hardware?',
+      '',
+      'The documentation contains a detailed list how to setup the various devices supported by LIRC.',
+      '',
+      'When I run irrecord or mode2 I get an error message like this:',
+      '',
+      'mode2: error opening /dev/lirc0',
+      'mode2: Device or resource busy',
+      '',
+      'Another application is probably already accessing /dev/lirc0. Only one process can use the device at a time.',
+    ].join('\n');
+    const page = [{ ...passage('a', 'https://s/faq.html', faq, 'LIRC FAQ'), heading: 'Software setup' }];
+    expect(composeAnswer('mode2 says Device or resource busy, what do I do?', page).text).toBe(
+      'Software setup: When I run irrecord or mode2 I get an error message like this:\n```\nmode2: error opening /dev/lirc0\nmode2: Device or resource busy\n```\nAnother application is probably already accessing /dev/lirc0. Only one process can use the device at a time. [1]',
+    );
+  });
+
   it('names the numbered question it quotes under, however many words it has, not the chunk’s first section', () => {
     // DocBook's FAQ: short sections run together in one chunk, each under its numbered question.
     const faq = [

@@ -38,9 +38,12 @@ const POINTS_BACK = /^(this|these|that|those|it|its|they|such|here|then|also|how
 /** What a sentence points at on its page, above or below it ("The first line of the script above…", "as shown below"). */
 const POINTS_AROUND =
   /\bthe\s+(\S+\s+){0,2}(above|below)\b|\b(shown|described|listed|given|mentioned|explained)\s+(above|below|here|earlier|previously)\b/i;
-/** A demonstrative standing for something said before ("One way to handle this would be…"), not before a noun. */
+/**
+ * A demonstrative standing for something said before ("One way to handle this would be…"), not before a
+ * noun, nor before the colon that shows what it stands for ("an error message like this:").
+ */
 const REFERS_BACK =
-  /\b(this|these|those)(\s+(is|are|was|were|would|will|can|could|should|may|might|must|does|did|has|have|had|happens|means)\b|\s*[,;:.])/i;
+  /\b(this|these|those)(\s+(is|are|was|were|would|will|can|could|should|may|might|must|does|did|has|have|had|happens|means)\b|\s*[,;.]|\s*:(?!$))/i;
 
 function leansBack(text: string): boolean {
   return POINTS_BACK.test(text) || REFERS_BACK.test(text);
@@ -682,6 +685,30 @@ function isQuestionLine(s: Sentence): boolean {
   return s.line && s.words <= QUESTION_LINE_WORDS && /\?$/.test(s.text);
 }
 
+/** The asker's own words: "I", "my" — a FAQ's question, not the page's answer, which says "you". */
+const FIRST_PERSON = /(?:^|\s)(?:I|I['’](?:m|ve|d)|[Mm]y|me)\s/;
+
+/**
+ * A FAQ's entry that asks by showing what the asker sees: a line of its own opening its block, in the
+ * first person, ending with a colon before the output it shows ("When I run irrecord or mode2 I get an
+ * error message like this:", then "mode2: Device or resource busy"). It opens an entry as a question
+ * line does: the answer above it is another question's.
+ */
+function reportsProblem(sentences: Sentence[], index: number): boolean {
+  const s = sentences[index] as Sentence;
+  const next = sentences[index + 1];
+  return (
+    s.line &&
+    s.blockStart &&
+    s.words <= QUESTION_LINE_WORDS &&
+    /:$/.test(s.text) &&
+    FIRST_PERSON.test(s.text) &&
+    next !== undefined &&
+    next.blockStart &&
+    !next.prose
+  );
+}
+
 /**
  * The first sentence of the answer the sentence at `index` belongs to, when it stands under a FAQ's
  * question (a question line above it in the passage, or the passage's heading when that is a question
@@ -689,6 +716,8 @@ function isQuestionLine(s: Sentence): boolean {
  * stands between them, or the answer opens with something other than prose (a table, a code example).
  */
 function answerOpening(passage: ChatPassage, sentences: Sentence[], index: number): number | undefined {
+  // A sentence that asks itself opens its own entry.
+  if (reportsProblem(sentences, index)) return undefined;
   // The question the sentence answers: the nearest question line above it, with no heading between them…
   let first: number | undefined;
   for (let i = index - 1; i >= 0 && first === undefined; i--) {
@@ -725,6 +754,9 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     // A question on a line of its own is a FAQ's heading: what the sentences under it answer.
     // An item of a list under a heading is no heading: the list's is above it.
     if (listItemUnderHeading(sentences, i)) continue;
+    // A FAQ's entry that asks by showing what the asker sees is its answer's question, and a quote that
+    // opens with one answers no question above it: the search ends at either.
+    if (reportsProblem(sentences, i) || (isQuestionLine(s) && reportsProblem(sentences, index))) break;
     // A line of a listing or an example ("prune examples/sample?/build", a manifest's last line) names no section.
     if (inListing(sentences, i)) continue;
     // What a sentence ending in a colon introduces ("Add the following line to master.cf…:", then
