@@ -410,4 +410,30 @@ POSTSUPER(1)                                                      POSTSUPER(1)
     expect(text).not.toContain('summer opening hours');
     expect(text).not.toMatch(/Prev|Next/);
   });
+
+  it("ends a box's heading with the box: the text after a note or an aside is its section's again", () => {
+    const page = extractPage(
+      doc(`<div class="section"><h2>19.3. Starting the Server</h2><p>Start the server with pg_ctl start, as the database user.</p>
+<div class="note"><h3 class="title">Note</h3><p>On some platforms the server must be started as a service instead.</p></div>
+<p>The default port is 5432; clients connect to it unless told otherwise.</p>
+<div class="sidebar"><div class="titlepage"><p class="title"><strong>SECURITY Using a shell as init</strong></p></div>
+<div class="para">Anyone at the console can pass init=/bin/sh to the kernel.</div></div>
+<div class="para">To control whether a service starts at boot, use systemctl enable.</div>
+<div class="admonition tip"><p><b>Before you upgrade</b></p></div>
+<p>Stop the server with pg_ctl stop before upgrading it.</p>
+<p><b>Logging</b></p><div class="alert alert-info"><p>The log goes to stderr by default.</p></div><p>Set logging_collector to keep it in files.</p></div>${ARTICLE}`),
+      URL_,
+    );
+    const under = (text: string) => page.sections.find((s) => s.text.includes(text))?.heading;
+    expect(under('must be started as a service')).toBe('Note');
+    expect(under('The default port is 5432')).toBe('19.3. Starting the Server');
+    expect(under('init=/bin/sh')).toBe('SECURITY Using a shell as init');
+    expect(under('use systemctl enable')).toBe('19.3. Starting the Server');
+    // A line in bold a box ends with is the box's text, not the heading of what follows it.
+    expect(page.sections.map((s) => s.text).join('\n')).toContain('Before you upgrade');
+    expect(under('Stop the server with pg_ctl stop')).toBe('19.3. Starting the Server');
+    // A bold line before a box names the box's text and what follows it, as before.
+    expect(under('The log goes to stderr')).toBe('Logging');
+    expect(under('Set logging_collector')).toBe('Logging');
+  });
 });

@@ -65,6 +65,8 @@ interface El {
   pre?: boolean;
   /** A document's division (DOCUMENT_DIVISION). */
   division?: boolean;
+  /** A box beside the text (BOX): a heading inside it names only what it holds. */
+  box?: boolean;
   /** A <form>: kept only when it wraps the page (ASP.NET WebForms does). */
   form?: boolean;
   /** An <a href="#…">: in a heading, a docs generator's permalink marker. */
@@ -126,6 +128,15 @@ const BOILERPLATE = namePatterns(BOILERPLATE_WORDS);
  * BASICS", "TIP"), written as part of the text they stand beside.
  */
 const SIDEBAR = namePatterns('sidebar|side-bar');
+/**
+ * A box set beside the text — an admonition ("Note", "Tip", "Warning": DocBook's, Sphinx's, Docusaurus'
+ * and GitHub's markup), a document's sidebar ("SECURITY Using a shell as init…") — whose title names
+ * the box, not the text after it. The last class token names it, a prefix allowed ("markdown-alert").
+ */
+const BOX = {
+  cls: /^(?:[a-z0-9]+[-_])*(?:sidebar|side-bar|admonition|note|tip|hint|warning|caution|important|attention|danger|callout|notecard|alert)$/,
+  id: /^$/,
+};
 /** A division of a document as DocBook and docutils mark it up (`<div class="section">`, "sect2", "chapter"). */
 const DOCUMENT_DIVISION = /(?:^|\s)(?:section|chapter|appendix|preface|part|simplesect|sect[1-5]|refsect[1-3]|refsection)(?:\s|$)/i;
 // The site's footer by name, the same way (kept on the start page: ExtractOptions.keepFooter).
@@ -369,6 +380,7 @@ function parse(html: string, keepFooter = false): Parsed {
           if (attrs.href?.startsWith('#')) el.permalink = true;
         }
         if (name === 'main' || name === 'article') contentDepth++;
+        if (namedBy(attrs, BOX)) el.box = true;
         if (DOCUMENT_DIVISION.test(attrs.class ?? '')) {
           el.division = true;
           divisionDepth++;
@@ -599,12 +611,17 @@ function walkSections(root: El, prune: boolean): PageSection[] {
   };
 
   // Iterative walk: documents can nest deeper than the call stack.
-  type Step = { el: El; i: number; cells: number; pre: boolean };
+  // A box (El.box) remembers the heading its text came under: a heading inside it ends with it.
+  type Step = { el: El; i: number; cells: number; pre: boolean; outside?: { heading: string | null; pending: string | null } };
   const steps: Step[] = [{ el: root, i: 0, cells: 0, pre: Boolean(root.pre) }];
   while (steps.length) {
     const step = steps[steps.length - 1]!;
     const { el } = step;
     if (step.i === 0 && el !== root) {
+      if (el.box && !step.outside) {
+        flushParagraph();
+        step.outside = { heading, pending };
+      }
       if (HEADINGS.has(el.tag)) {
         flushSection();
         heading = clean(textOf(el, true)) || null;
@@ -627,6 +644,18 @@ function walkSections(root: El, prune: boolean): PageSection[] {
     }
     if (step.i >= el.children.length) {
       steps.pop();
+      if (step.outside) {
+        flushParagraph();
+        // A line in bold the box ends with is the box's own text ("<div class=alert><b>Closed on Monday</b></div>").
+        if (pending !== null && pending !== step.outside.pending) demote();
+        // The heading before the box again — or the bold line that stood before it, which its text took.
+        const before = step.outside.pending !== null && pending === null ? step.outside.pending : step.outside.heading;
+        if (heading !== before) {
+          flushSection();
+          heading = before;
+        }
+        continue;
+      }
       if (BLOCK_TAGS.has(el.tag)) flushParagraph();
       else if (el.tag === 'td' || el.tag === 'th') parts.push(' ');
       continue;
