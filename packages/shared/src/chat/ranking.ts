@@ -221,7 +221,7 @@ export function scoreChunks(candidates: RetrievalCandidate[], stats: RankingStat
   const pairs = closePairs(stats, weights);
   // Lexical rank among the candidates, fused with the vector list's rank.
   [...scored]
-    .sort((a, b) => b.lexical - a.lexical || a.url.localeCompare(b.url) || a.id.localeCompare(b.id))
+    .sort((a, b) => b.lexical - a.lexical || sameScoreOrder(a, b))
     .forEach((c, i) => {
       c.score =
         (c.lexical > 0 ? 1 / (RRF_K + i + 1) : 0) +
@@ -257,9 +257,21 @@ export function proximity(c: Pick<RetrievalCandidate, 'termPositions'>, pairs: r
   return pairs.filter(([i, j]) => near(pos[i], pos[j])).length / pairs.length;
 }
 
-/** Best first; equal scores by URL and id, so the same question keeps its order. */
+/** Best first; equal scores by URL and content, so the same question keeps its order. */
 export function byScore(a: ScoredChunk, b: ScoredChunk): number {
-  return b.score - a.score || a.url.localeCompare(b.url) || a.id.localeCompare(b.id);
+  return b.score - a.score || sameScoreOrder(a, b);
+}
+
+/**
+ * Chunks of equal scores (a third of the bench's questions have some): by URL, then by their text's
+ * hash — not by id, which a re-crawl draws anew: two chunks of one page that tie swapped places between
+ * crawls of the same pages, and so did the passage an answer quoted.
+ */
+function sameScoreOrder(
+  a: Pick<RetrievalCandidate, 'url' | 'contentHash' | 'id'>,
+  b: Pick<RetrievalCandidate, 'url' | 'contentHash' | 'id'>,
+): number {
+  return a.url.localeCompare(b.url) || a.contentHash.localeCompare(b.contentHash) || a.id.localeCompare(b.id);
 }
 
 /** Chunks grouped by page, pages ordered by best chunk plus a share of the second. */

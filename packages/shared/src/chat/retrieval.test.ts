@@ -71,6 +71,24 @@ describe('rankPassages', () => {
     expect(rankPassages([common, rare], q, settings).map((p) => p.id)[0]).toBe(rare.id);
   });
 
+  it('orders chunks of one page that tie by their text, not by the ids a re-crawl draws anew', () => {
+    // Two chunks of one page holding the question's words alike: each crawl gives them other ids.
+    const tied = (id: string, hash: string) =>
+      holding({ id, pageId: 'page-tie', url: 'https://site.example/tie', contentHash: hash, ftsRank: 1 }, 3, [0, 1]);
+    const first = rankPassages(
+      [tied('00000000-0000-0000-0000-00000000000b', 'aaa'), tied('00000000-0000-0000-0000-00000000000a', 'bbb')],
+      q,
+      settings,
+    );
+    const again = rankPassages(
+      [tied('00000000-0000-0000-0000-00000000000a', 'aaa'), tied('00000000-0000-0000-0000-00000000000b', 'bbb')],
+      q,
+      settings,
+    );
+    expect(first.map((p) => p.contentHash)).toEqual(['aaa', 'bbb']);
+    expect(again.map((p) => p.contentHash)).toEqual(['aaa', 'bbb']);
+  });
+
   it('fuses the lexical rank with the vector list by reciprocal rank: in both beats first in one', () => {
     const both = holding({ vectorRank: 3 }, 3, [0]);
     const lexicalOnly = holding({}, 3, [0, 1]);
