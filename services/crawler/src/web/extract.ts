@@ -135,7 +135,8 @@ const SIDEBAR = namePatterns('sidebar|side-bar');
  */
 const BOX = {
   cls: /^(?:[a-z0-9]+[-_])*(?:sidebar|side-bar|admonition|note|tip|hint|warning|caution|important|attention|danger|callout|notecard|alert)$/,
-  id: /^$/,
+  // By class only: ids are made from content ("note-on-locking").
+  id: /(?!)/,
 };
 /** A division of a document as DocBook and docutils mark it up (`<div class="section">`, "sect2", "chapter"). */
 const DOCUMENT_DIVISION = /(?:^|\s)(?:section|chapter|appendix|preface|part|simplesect|sect[1-5]|refsect[1-3]|refsection)(?:\s|$)/i;

@@ -321,16 +321,12 @@ export function sentencesOf(content: string): Sentence[] {
   const raws = content.split('\n');
   const listing = numberedListing(raws);
   for (const [index, raw] of raws.entries()) {
-    // A code listing's numbered line ("6b # Older configurations combine relay control and spam control.") is a line of code, whatever it ends with.
-    if (listing.has(index)) {
+    // A table's row, and a code listing's numbered line ("6b # Older configurations combine relay control
+    // and spam control."): one line, never prose, whatever it ends with.
+    const row = !listing.has(index) && TABLE_ROW.test(raw);
+    if (row || listing.has(index)) {
       const text = raw.trim().replace(/\s+/g, ' ');
-      out.push({ text, words: text.split(' ').length, prose: false, line: true, blockStart, row: false });
-      blockStart = false;
-      continue;
-    }
-    if (TABLE_ROW.test(raw)) {
-      const text = raw.trim().replace(/\s+/g, ' ');
-      out.push({ text, words: text.split(' ').length, prose: false, line: true, blockStart, row: true });
+      out.push({ text, words: text.split(' ').length, prose: false, line: true, blockStart, row });
       blockStart = false;
       continue;
     }
@@ -745,6 +741,7 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
   const cell = row?.row && !(sentences[index] as Sentence).row ? (cellsOf(row.text)[0] ?? '') : '';
   const rowName = /\p{L}/u.test(cell) && !/:$/.test(cell) && !TYPED_PARAMETER.test(cell) ? cell : '';
   if (rowName) heading = rowName;
+  const opensEntry = reportsProblem(sentences, index);
   for (let i = index - 1; i >= 0 && !rowName; i--) {
     const s = sentences[i] as Sentence;
     // A "Label: value" line (Added in: v8.0.0, Returns: <Object[]>, Price: 20 €) is a field of the
@@ -756,7 +753,7 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     if (listItemUnderHeading(sentences, i)) continue;
     // A FAQ's entry that asks by showing what the asker sees is its answer's question, and a quote that
     // opens with one answers no question above it: the search ends at either.
-    if (reportsProblem(sentences, i) || (isQuestionLine(s) && reportsProblem(sentences, index))) break;
+    if (reportsProblem(sentences, i) || (isQuestionLine(s) && opensEntry)) break;
     // A line of a listing or an example ("prune examples/sample?/build", a manifest's last line) names no section.
     if (inListing(sentences, i)) continue;
     // What a sentence ending in a colon introduces ("Add the following line to master.cf…:", then
