@@ -1229,6 +1229,30 @@ describe('composeAnswer on a page of questions and answers', () => {
     );
   });
 
+  it('answers a problem shown in the asker’s words with what follows its output, not with the problem alone', () => {
+    // LIRC's FAQ: the entry's question run into the paragraph before, the asker's sentence, the output, the answer.
+    const faq = [
+      'This feature is available in lircd since release 0.8.6.',
+      '',
+      'Only root can run LIRC applications. When I run LIRC applications (e.g. irexec) I get this error message:',
+      '',
+      'irexec: could not connect to socket',
+      '',
+      'Check the permission of the lircd output socket, usually /var/run/lirc/lircd. You might need to restart lircd.',
+    ].join('\n');
+    const entry = (text: string) => [{ ...passage('a', 'https://s/faq.html', text, 'LIRC FAQ'), heading: 'Software setup' }];
+    expect(composeAnswer('irexec says it could not connect to socket, how do I fix it?', entry(faq)).text).toBe(
+      'Software setup: When I run LIRC applications (e.g. irexec) I get this error message:\n```\nirexec: could not connect to socket\n```\nCheck the permission of the lircd output socket, usually /var/run/lirc/lircd. You might need to restart lircd. [1]',
+    );
+    // The page's own sentence before an example is not the asker's: it is the answer, quoted alone.
+    const guide = faq.replace(
+      'When I run LIRC applications (e.g. irexec) I get this error message:',
+      'Running irexec as a user gives this message:',
+    );
+    expect(composeAnswer('irexec says it could not connect to socket, how do I fix it?', entry(guide)).text).toBe(
+      'Software setup: Running irexec as a user gives this message. [1]',
+    );
+  });
   it('names the numbered question it quotes under, however many words it has, not the chunk’s first section', () => {
     // DocBook's FAQ: short sections run together in one chunk, each under its numbered question.
     const faq = [

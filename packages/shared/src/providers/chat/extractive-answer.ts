@@ -706,6 +706,21 @@ function reportsProblem(sentences: Sentence[], index: number): boolean {
 }
 
 /**
+ * A sentence in the asker's words ending with a colon before the output it shows — a block of lines
+ * that are not prose — with prose after it: a FAQ's or a troubleshooting page's problem as the visitor
+ * meets it ("When I run LIRC applications (e.g. irexec) I get this error message:", "irexec: could not
+ * connect to socket", "Check the permission of the lircd output socket…"). The index of the prose that
+ * answers it and the words of the sentence and the output; undefined for any other sentence.
+ */
+function shownProblemAt(sentences: Sentence[], index: number): { end: number; words: number } | undefined {
+  const s = sentences[index] as Sentence;
+  if (!s.prose || !/:$/.test(s.text) || !FIRST_PERSON.test(s.text)) return undefined;
+  const output = lineBlockAt(sentences, index + 1);
+  if (!output || output.end - index - 1 > CODE_LINES || sentences[output.end]?.prose !== true) return undefined;
+  return { end: output.end, words: sentences.slice(index, output.end).reduce((n, x) => n + x.words, 0) };
+}
+
+/**
  * The first sentence of the answer the sentence at `index` belongs to, when it stands under a FAQ's
  * question (a question line above it in the passage, or the passage's heading when that is a question
  * and the passage opens its section) and that answer starts before it; undefined when another heading
@@ -1088,7 +1103,10 @@ export function composeAnswer(
   // The sentence most like the question may be a question itself — a FAQ's, or the page asking what it
   // answers next: the answer is what follows it.
   const asks = /\?$/.test((sentences[chosen.index] as Sentence).text) && sentences[chosen.index + 1]?.prose === true;
-  const answering = asks ? chosen.index + 1 : chosen.index;
+  // So may a sentence in the asker's words that shows what they see ("When I run irexec I get this
+  // error message:", the output below it): the answer follows the output, and the quote opens with both.
+  const shown = asks ? undefined : shownProblemAt(sentences, chosen.index);
+  const answering = asks ? chosen.index + 1 : (shown?.end ?? chosen.index);
   let start = answering;
   // A sentence that points back brings what it points at: the sentence, or the command or code
   // line, just before it ("ALTER TABLE products ADD COLUMN description text; That will cause…"),
@@ -1097,6 +1115,11 @@ export function composeAnswer(
   // Lines of code the quote brings along, fenced: the command that cut a sentence in two (the sentence
   // comes whole: its opening, the command on its lines, and the rest), a statement "this" points back at.
   const commandLines = new Set<number>();
+  if (shown && leading + shown.words <= budget) {
+    for (let i = chosen.index + 1; i < shown.end; i++) commandLines.add(i);
+    start = chosen.index;
+    leading += shown.words;
+  }
   const cutAbove = answering === chosen.index ? restAfterExample(sentences, start) : undefined;
   if (cutAbove && cutAbove.words <= budget) {
     for (let i = cutAbove.start + 1; i < start; i++) commandLines.add(i);
