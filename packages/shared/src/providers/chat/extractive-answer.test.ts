@@ -1227,6 +1227,10 @@ describe('composeAnswer on a page of questions and answers', () => {
     expect(composeAnswer('mode2 says Device or resource busy, what do I do?', page).text).toBe(
       'Software setup: When I run irrecord or mode2 I get an error message like this:\n```\nmode2: error opening /dev/lirc0\nmode2: Device or resource busy\n```\nAnother application is probably already accessing /dev/lirc0. Only one process can use the device at a time. [1]',
     );
+    // A sentence of its answer is quoted from the answer's start, after the output: not from the answer above the entry.
+    expect(composeAnswer('Can two processes use the device at a time?', page).text).toBe(
+      'Software setup: Another application is probably already accessing /dev/lirc0. Only one process can use the device at a time. [1]',
+    );
   });
 
   it('answers a problem shown in the asker’s words with what follows its output, not with the problem alone', () => {

@@ -733,6 +733,9 @@ function answerOpening(passage: ChatPassage, sentences: Sentence[], index: numbe
   let first: number | undefined;
   for (let i = index - 1; i >= 0 && first === undefined; i--) {
     if (isQuestionLine(sentences[i] as Sentence)) first = i + 1;
+    // An entry in the asker's words above it ("When I run mode2 I get…:" and the output) is the question
+    // it answers: the answer starts after the output.
+    else if (reportsProblem(sentences, i)) first = lineBlockAt(sentences, i + 1)?.end ?? index;
     else if (isHeadingLine(sentences, i)) return undefined;
   }
   // …or the passage's heading, when it asks and the chunk holds the answer's start (not the end of the one before).
