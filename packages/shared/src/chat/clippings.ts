@@ -275,6 +275,37 @@ export function otherFormStems(stem: string): readonly string[] {
 }
 
 /**
+ * A superlative's base, which the stemmer keeps apart from it: "What is the *biggest* email Postfix
+ * accepts?" of a manual that says how big a message may be, the "*earliest* check-in" of a hotel that
+ * offers early check-in, the "*cheapest*" room of rooms marked cheap. A doubled consonant goes once
+ * ("biggest" → "big"), "-iest" is "-y" ("earliest" → "early"), any other "-est" is the word before it,
+ * with or without an "e" ("cheapest" → "cheap", "largest" → "large"). Comparatives are left out: a
+ * plain "-er" is as often a word of its own ("server", "order", "letter"). The base is searched as a
+ * context word, and the superlative is not absent when its base is on the site (ranking.ts
+ * absentShare); a word in "-est" that is no superlative ("request") has no base the site holds.
+ */
+function superlativeBases(word: string): string[] {
+  // "The latest version" is the most recent one, not the most late.
+  if (word === 'latest') return [];
+  const doubled = /^([a-z]+?)([bdgmnpt])\2est$/.exec(word);
+  if (doubled) return [`${doubled[1]}${doubled[2]}`];
+  const y = /^([a-z]{2,})iest$/.exec(word);
+  if (y) return [`${y[1]}y`];
+  const plain = /^([a-z]{3,})est$/.exec(word);
+  return plain ? [plain[1] as string, `${plain[1]}e`] : [];
+}
+
+/** The bases of the superlatives in the text (lower-cased, accents folded), as words to search. */
+export function superlativeForms(folded: string): string[] {
+  return [...new Set((folded.match(/\b[a-z]{6,}\b/g) ?? []).flatMap(superlativeBases))];
+}
+
+/** Stem → the stems of its base when it is a superlative's ("biggest" → ["big"]), for the absent-words rule. */
+export function superlativeStems(stem: string): string[] {
+  return [...new Set(superlativeBases(stem).flatMap((base) => analyze(base).map((t) => t.stem)))];
+}
+
+/**
  * Phrasal verbs, searched in the words pages use for them: the noun pages write as one word ("how do
  * I *back up* my database" of a page titled "Backup and Restore", "*rolled back*" of "rollback", "*log
  * in*" of "login"), and the one verb reference pages name the act with ("*turn on* write-ahead

@@ -352,6 +352,10 @@ describe('absentShare (declining)', () => {
     // "Where is the lircrc file kept?" of a manual that says "keep": the base is searched, the form not absent.
     const kept = { ...stats(['keep', 'lircrc', 'file', 'kept'], [30, 40, 600, 0], 1651), termFocus: [false, true, true, true] };
     expect(absentShare(kept, DEFAULT_RANKING)).toBe(0);
+    // "What is the biggest email Postfix accepts?" of a manual that says "big": the base is searched, the superlative not absent.
+    const biggest = { ...stats(['big', 'biggest', 'email', 'accept'], [45, 0, 192, 166], 3236), termFocus: [false, true, true, true] };
+    expect(absentShare(biggest, DEFAULT_RANKING)).toBe(0);
+    expect(absentShare({ ...biggest, termDf: [0, 0, 192, 166] }, DEFAULT_RANKING)).toBeGreaterThan(0.3);
   });
 
   it('does not count the verb of a phrasal verb that names no thing, only one whose noun pages use', () => {

@@ -41,6 +41,22 @@ describe('searchedQuery', () => {
     expect(searchedQuery(message).query.split(' ')).toContain(word);
   });
 
+  it.each([
+    ['What is the biggest email Postfix accepts by default?', ['big']],
+    ['what time is the earliest check-in', ['early']],
+    ['Which is your cheapest room?', ['cheap', 'cheape']],
+    ['the largest file it can read', ['larg', 'large']],
+  ])('searches a superlative’s base (%j: %s)', (message, words) => {
+    const s = searchedQuery(message);
+    for (const word of words) expect(s.query.split(' ')).toContain(word);
+    expect(s.focus).toBe(message);
+  });
+
+  it('searches no base for a word in -est that is no superlative, nor for "latest"', () => {
+    expect(searchedQuery('How do I get the latest version?')).toEqual({ query: 'How do I get the latest version?' });
+    expect(searchedQuery('run the test suite')).toEqual({ query: 'run the test suite' });
+  });
+
   it('searches an American form that is also another word for no British one, and a verb’s base for no past form', () => {
     expect(searchedQuery('how do I check my balance?')).toEqual({ query: 'how do I check my balance?' });
     expect(searchedQuery('my tire is flat')).toEqual({ query: 'my tire is flat' });

@@ -1,5 +1,5 @@
 import { foldForIntent } from '../intent/classifier.ts';
-import { otherForms, phrasalWords } from './clippings.ts';
+import { otherForms, phrasalWords, superlativeForms } from './clippings.ts';
 import { asksForContact, CONTACT_SEARCH_WORDS } from './contact-question.ts';
 
 /**
@@ -49,6 +49,7 @@ export function searchedQuery(query: string, focus?: string): { query: string; f
     ...(asksForContact(own) ? [CONTACT_SEARCH_WORDS] : []),
     ...DAY_GROUPS.filter(([day]) => day.test(folded)).map(([, words]) => words),
     ...otherForms(folded),
+    ...superlativeForms(folded),
     ...phrasalWords(folded),
   ];
   query = withoutMeasureWords(query);
