@@ -327,6 +327,24 @@ describe('composeAnswer', () => {
     expect(composeAnswer('how long is a lesson', [courses]).text).toMatch(/^(Business English: )?A lesson is 50 minutes\. \[1\]$/);
   });
 
+  it('answers a question for a default from the sentence of the paragraph stating it, before the one that names the default', () => {
+    // PostgreSQL's postgres(1): "whats the default port" was answered with the sentence saying "default port" twice.
+    const options = passage(
+      'a',
+      'https://s/app-postgres.html',
+      [
+        '-p port',
+        '',
+        'Specifies the TCP/IP port on which postgres is to listen for connections from client applications. Defaults to the value of the PGPORT environment variable, or if PGPORT is not set, then defaults to the value established during compilation (normally 5432). If you specify a port other than the default port, then all client applications must specify the same port.',
+      ].join('\n'),
+    );
+    expect(composeAnswer('whats the default port', [options]).text).toBe(
+      '-p port: Defaults to the value of the PGPORT environment variable, or if PGPORT is not set, then defaults to the value established during compilation (normally 5432). If you specify a port other than the default port, then all client applications must specify the same port. [1]',
+    );
+    // A question that names no default is answered from the best sentence, as before.
+    expect(composeAnswer('which port for a client application', [options]).text).toMatch(/^-p port: Specifies the TCP\/IP port/);
+  });
+
   it('stays within about 80 words, whole sentences', () => {
     const long = Array.from(
       { length: 12 },

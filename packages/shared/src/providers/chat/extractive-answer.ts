@@ -1,4 +1,5 @@
 import { asksForContact, statesContact } from '../../chat/contact-question.ts';
+import { asksForDefault, statesDefault } from '../../chat/default-question.ts';
 import { asksForDuration, statesDuration } from '../../chat/duration-question.ts';
 import { mayAskForPrice, statesPrice } from '../../chat/price-question.ts';
 import { pageName, siteSize } from '../../chat/ranking.ts';
@@ -968,6 +969,15 @@ function scoredSentences(
   return out;
 }
 
+/** The sentence of `best`'s paragraph just before it, when it states the kind of answer asked for and `best` does not (composeAnswer). */
+function statedBefore(best: Scored, sentences: Sentence[], scored: Scored[], kind: (text: string) => boolean): Scored | undefined {
+  const at = sentences[best.index] as Sentence;
+  const before = sentences[best.index - 1];
+  if (at.blockStart || !at.prose || kind(at.text) || !before?.prose || !kind(before.text)) return undefined;
+  const held = scored.find((s) => s.index === best.index - 1);
+  return held && held.score > 0 ? { ...held, score: best.score } : undefined;
+}
+
 /**
  * Whether a related page's sentence can be quoted alone: not one that leans on the one before it or
  * introduces what follows it, nor a table's row (out of its table a keyboard shortcut "doesn't work on
@@ -1014,7 +1024,13 @@ export function composeAnswer(
   const contact = asksForContact(message ?? query);
   const wanted = contact ? (text: string) => statesContact(text, contact) : undefined;
   const asked = message ?? query;
-  const kind = mayAskForPrice(asked) ? statesPrice : asksForDuration(asked) ? statesDuration : undefined;
+  const kind = mayAskForPrice(asked)
+    ? statesPrice
+    : asksForDuration(asked)
+      ? statesDuration
+      : asksForDefault(asked)
+        ? statesDefault
+        : undefined;
   const scored = passages.map((p, i) =>
     scoredSentences(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind),
   );
@@ -1031,8 +1047,12 @@ export function composeAnswer(
   let main: Scored | undefined = onTop.sort(byScoreDesc)[0];
   if (!main || main.score === 0) main = elsewhere.sort(byScoreDesc).find((b) => b.score > 0) ?? main ?? elsewhere[0];
   if (!main) return { text: '', used: [], score: 0 };
-  const chosen = main;
-  const sentences = withIntroduced(split[chosen.passage] as Sentence[], (passages[chosen.passage] as ChatPassage).continuation);
+  const sentences = withIntroduced(split[main.passage] as Sentence[], (passages[main.passage] as ChatPassage).continuation);
+  // A question for a kind of answer (an amount, a duration, a default) whose best sentence states none,
+  // right after a sentence of its paragraph that states one and holds a word of the question: that one
+  // answers, and the quote goes on with the best ("Defaults to … (normally 5432)." before "If you specify
+  // a port other than the default port…", for "whats the default port").
+  const chosen = kind ? (statedBefore(main, sentences, scored[main.passage] as Scored[], kind) ?? main) : main;
   const mainPage = pageOf(chosen.passage);
 
   // Related pages: their best sentence, when it is about the question too.
