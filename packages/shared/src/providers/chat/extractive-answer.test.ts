@@ -345,6 +345,17 @@ describe('composeAnswer', () => {
     expect(composeAnswer('which port for a client application', [options]).text).toMatch(/^-p port: Specifies the TCP\/IP port/);
   });
 
+  it('quotes, of sentences holding the same words of the question, the one under the heading that names the rest', () => {
+    const courses = passage(
+      'a',
+      'https://s/courses',
+      'General English\n20 lessons a week, Monday to Friday mornings, at all levels.\n\nOnline lessons\nOne-to-one lessons on Zoom with one of our teachers, bookable in blocks of 5 hours.',
+    );
+    expect(composeAnswer('Can I have lessons online?', [courses]).text).toBe(
+      'Online lessons: One-to-one lessons on Zoom with one of our teachers, bookable in blocks of 5 hours. [1]',
+    );
+  });
+
   it('stays within about 80 words, whole sentences', () => {
     const long = Array.from(
       { length: 12 },

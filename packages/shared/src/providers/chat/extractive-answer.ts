@@ -902,7 +902,7 @@ interface Scored {
 /** How much more a sentence stating the kind of answer asked for counts (scoredSentences). */
 const KIND_LIFT = 1.5;
 
-/** Far below any coverage a word gives: it orders only sentences that hold no word of the question. */
+/** Far below any coverage a word gives: it orders only sentences that hold as much of the question. */
 const HEADING_TIE = 1e-3;
 
 /** A table row's first cell that labels the row ("Description:"). */
@@ -926,9 +926,10 @@ function scoredSentences(
 ): Scored[] {
   const out: Scored[] = [];
   // How much of the question the heading line above a sentence holds ("Takeaway and delivery" above
-  // "Pizza and pasta can be ordered for collection"): it decides only between sentences holding none
-  // of the question's words, when only a heading names the topic. (Between sentences that hold some,
-  // it picked worse ones on the documentation sites.)
+  // "Pizza and pasta can be ordered for collection"): it decides only between sentences that hold the
+  // same of the question's words — none, when only a heading names the topic, or "lessons" in each
+  // course's section, for "Can I have lessons online?" under "Online lessons". (Weighed beside the
+  // sentence's own words, it picked worse ones on the documentation sites.)
   let under = 0;
   sentences.forEach((s, index) => {
     if (isHeadingLine(sentences, index)) under = coverage(terms, analyze(bareHeading(s.text)));
@@ -961,9 +962,7 @@ function scoredSentences(
     // duration for "how long") and holding a word of it counts as if it held half as much again.
     const lift = covered > 0 && kind?.(s.text) ? KIND_LIFT : 1;
     const score =
-      (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +
-      (wanted?.(s.text) ? 1 : 0) +
-      (covered === 0 ? HEADING_TIE * under : 0);
+      (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) + (wanted?.(s.text) ? 1 : 0) + HEADING_TIE * under;
     out.push({ passage, index, score });
   });
   return out;
