@@ -327,7 +327,7 @@ describe('composeAnswer', () => {
     expect(composeAnswer('how long is a lesson', [courses]).text).toMatch(/^(Business English: )?A lesson is 50 minutes\. \[1\]$/);
   });
 
-  it('answers a question for a default from the sentence of the paragraph stating it, before the one that names the default', () => {
+  it('answers a question for a default or a date from the sentence of the paragraph stating it, before the one that names the topic', () => {
     // PostgreSQL's postgres(1): "whats the default port" was answered with the sentence saying "default port" twice.
     const options = passage(
       'a',
@@ -340,6 +340,15 @@ describe('composeAnswer', () => {
     );
     expect(composeAnswer('whats the default port', [options]).text).toBe(
       '-p port: Defaults to the value of the PGPORT environment variable, or if PGPORT is not set, then defaults to the value established during compilation (normally 5432). If you specify a port other than the default port, then all client applications must specify the same port. [1]',
+    );
+    // A date before what the exhibition shows, for "when": the paragraph's first sentence holds no word of the question.
+    const exhibitions = passage(
+      'b',
+      'https://s/exhibitions.html',
+      'Deep Water: the Whitstable Divers\nUntil 31 May. In 1830 the brothers Deane tested their smoke helmet off Whitstable, the home of British helmet diving.',
+    );
+    expect(composeAnswer('When does the diving exhibition end?', [exhibitions]).text).toBe(
+      'Deep Water: the Whitstable Divers — Until 31 May. In 1830 the brothers Deane tested their smoke helmet off Whitstable, the home of British helmet diving. [1]',
     );
     // A question that names no default is answered from the best sentence, as before.
     expect(composeAnswer('which port for a client application', [options]).text).toMatch(/^-p port: Specifies the TCP\/IP port/);

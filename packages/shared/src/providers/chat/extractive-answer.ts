@@ -4,6 +4,7 @@ import { asksForDuration, statesDuration } from '../../chat/duration-question.ts
 import { mayAskForPrice, statesPrice } from '../../chat/price-question.ts';
 import { pageName, siteSize } from '../../chat/ranking.ts';
 import { searchedQuery } from '../../chat/searched-query.ts';
+import { asksForTime, statesTime } from '../../chat/time-question.ts';
 import { emailsIn, type Found, listedPhonesIn } from '../../contact-details.ts';
 import { TABLE_ROW } from '../../crawl/chunker.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
@@ -968,13 +969,13 @@ function scoredSentences(
   return out;
 }
 
-/** The sentence of `best`'s paragraph just before it, when it states the kind of answer asked for and `best` does not (composeAnswer). */
+/** The sentence of `best`'s paragraph just before it, when it states the kind of answer asked for and `best` does not (composeAnswer), scored as `best`. */
 function statedBefore(best: Scored, sentences: Sentence[], scored: Scored[], kind: (text: string) => boolean): Scored | undefined {
   const at = sentences[best.index] as Sentence;
   const before = sentences[best.index - 1];
   if (at.blockStart || !at.prose || kind(at.text) || !before?.prose || !kind(before.text)) return undefined;
   const held = scored.find((s) => s.index === best.index - 1);
-  return held && held.score > 0 ? { ...held, score: best.score } : undefined;
+  return held ? { ...held, score: best.score } : undefined;
 }
 
 /**
@@ -1027,9 +1028,11 @@ export function composeAnswer(
     ? statesPrice
     : asksForDuration(asked)
       ? statesDuration
-      : asksForDefault(asked)
-        ? statesDefault
-        : undefined;
+      : asksForTime(asked)
+        ? statesTime
+        : asksForDefault(asked)
+          ? statesDefault
+          : undefined;
   const scored = passages.map((p, i) =>
     scoredSentences(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind),
   );
@@ -1047,10 +1050,11 @@ export function composeAnswer(
   if (!main || main.score === 0) main = elsewhere.sort(byScoreDesc).find((b) => b.score > 0) ?? main ?? elsewhere[0];
   if (!main) return { text: '', used: [], score: 0 };
   const sentences = withIntroduced(split[main.passage] as Sentence[], (passages[main.passage] as ChatPassage).continuation);
-  // A question for a kind of answer (an amount, a duration, a default) whose best sentence states none,
-  // right after a sentence of its paragraph that states one and holds a word of the question: that one
-  // answers, and the quote goes on with the best ("Defaults to … (normally 5432)." before "If you specify
-  // a port other than the default port…", for "whats the default port").
+  // A question for a kind of answer (an amount, a duration, a time, a default) whose best sentence states
+  // none, right after a sentence of its paragraph that states one: that one answers, and the quote goes
+  // on with the best ("Defaults to … (normally 5432)." before "If you specify a port other than the
+  // default port…", for "whats the default port"; "Until 31 May." before what the exhibition shows, for
+  // "When does the diving exhibition end?").
   const chosen = kind ? (statedBefore(main, sentences, scored[main.passage] as Scored[], kind) ?? main) : main;
   const mainPage = pageOf(chosen.passage);
 
