@@ -267,6 +267,15 @@ describe('composeAnswer', () => {
     expect(composeAnswer('is your work guaranteed', [home]).text).toBe('Why choose us: All work guaranteed for 12 months. [1]');
     // A heading with its text right under it is no item of the list above it.
     expect(composeAnswer('emergencies', [home]).text).toBe('Emergencies: Our engineers are on call 24 hours a day. [1]');
+    // An item of nine words above it is an item too: the one below it is not the heading of the sentence after the list.
+    const cleaning = passage(
+      'b',
+      'https://s/',
+      "Why customers stay with us\nThe same cleaner every visit\n\nAll cleaners are DBS checked and trained by us\n\nEco-friendly products included in the price\n\nNo contract: cancel with a week's notice\n\nRated 4.9 out of 5 from over 300 reviews.",
+    );
+    expect(composeAnswer('Do you use eco-friendly products?', [cleaning]).text).toBe(
+      'Why customers stay with us: Eco-friendly products included in the price. [1]',
+    );
   });
 
   it('counts a list’s items as part of the sentence that introduces it', () => {
