@@ -4,6 +4,7 @@ import { guessLanguage } from '../providers/chat/canned-replies.ts';
 import { analyze, isStopWord } from '../providers/text/text-analysis.ts';
 import { idiomStems, otherFormStems, phrasalVerbStems, superlativeStems } from './clippings.ts';
 import { mayAskForPrice } from './price-question.ts';
+import { asksForTime } from './time-question.ts';
 
 /**
  * The ranking of retrieval candidates and the decision to answer at all (docs/retrieval.md).
@@ -508,6 +509,9 @@ export function absentShare(
   // "How much does it cost", "¿cuánto cuesta…?": the price rule (price-question.ts) asks the best page
   // for an amount; the words that ask for one are not what the site must name.
   const pricing = options.message !== undefined && mayAskForPrice(options.message);
+  // "What time does the office close?" of a page that says "open 8am to 6pm": the words that ask for a
+  // time (time-question.ts) are not what the site must name either.
+  const timing = options.message !== undefined && asksForTime(options.message);
   // "*turn on* two-factor authentication": the verb of a phrasal verb says nothing of the topic; what
   // it asks is searched as context words ("enable", clippings.ts).
   const folded = foldForIntent(options.message ?? '');
@@ -527,7 +531,8 @@ export function absentShare(
       INTENT_STEMS.has(t) ||
       phrasal.has(t) ||
       idioms.has(t) ||
-      ((stats.termDf[i] ?? 0) === 0 && (WHEN_STEMS.has(t) || NUMBER_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)))) ||
+      ((stats.termDf[i] ?? 0) === 0 &&
+        (WHEN_STEMS.has(t) || NUMBER_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)) || (timing && TIME_STEMS.has(t)))) ||
       isCompoundOf(t, terms) ||
       // "photos" of a site that says "photographs", "biggest" of one that says "big" (clippings.ts: the other form is searched too).
       ((stats.termDf[i] ?? 0) === 0 && [...otherFormStems(t), ...superlativeStems(t)].some((s) => onSite.has(s))) ||
@@ -585,6 +590,9 @@ const INTENT_STEMS = new Set([
 const PRICE_STEMS = new Set(
   'cost price fee charg much cuanto cuesta cuestan precio combien cout coutent prix kostet prei quanto custa custam preco'.split(' '),
 );
+
+/** The words (stems) a question for a time asks with: what time something opens, closes, starts or ends. */
+const TIME_STEMS = new Set('time hour open close shut start begin end finish'.split(' '));
 
 /**
  * When the visitor asks about (stems): a day, a time of day or how often ("every night", "daily"), a

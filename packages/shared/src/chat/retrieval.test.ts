@@ -378,6 +378,13 @@ describe('absentShare (declining)', () => {
     expect(absentShare(repeat, DEFAULT_RANKING, { message: 'Can I send a row of five at once?' })).toBeGreaterThan(0.3);
   });
 
+  it('does not count the words that ask for a time, when the site lacks them: the thing asked about decides', () => {
+    // A plumber's contact page says "The office is open 8am to 6pm": neither "time" nor "close".
+    const close = stats(['close', 'offic', 'time'], [0, 3, 0], 12);
+    expect(absentShare(close, DEFAULT_RANKING, { message: 'What time does the office close?' })).toBe(0);
+    expect(absentShare(close, DEFAULT_RANKING, { message: 'Is the office close to the time ball?' })).toBeGreaterThan(0.51);
+  });
+
   it('counts a verb of trade neither present nor absent: the thing asked about decides', () => {
     // A tea shop's pages say "We sell … teas": "Do you sell coffee?" is all absent, "Do you sell teapots?" not.
     expect(absentShare(stats(['sell', 'coffe'], [3, 0], 5), DEFAULT_RANKING)).toBe(1);
