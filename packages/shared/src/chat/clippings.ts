@@ -329,7 +329,7 @@ const PHRASAL: [verb: string, particle: string, words: string][] = [
   ['check', 'out', 'checkout'],
   ['plug', 'in', 'plugin'],
   ['work', 'around', 'workaround'],
-  ['pick', 'up', 'pickup'],
+  ['pick', 'up', 'pickup collect collection'],
   ['fall', 'back', 'fallback'],
   ['turn|switch', 'on', 'enable activate'],
   ['turn|switch', 'off', 'disable deactivate'],
@@ -343,6 +343,8 @@ const PHRASAL: [verb: string, particle: string, words: string][] = [
   ['spin|spun', 'up', 'start'],
   ['jump', 'to', 'find'],
   ['see|saw|seen|view', '', 'show display'],
+  // Not a verb, and written as one word by the pages: "can I get my *money back*?" of a page on refunds.
+  ['money', 'back', 'refund refunds'],
 ];
 /** A verb's forms: "turn" → turns, turned, turning; "log" → logged, logging; "figure" → figured. */
 function verbForms(verb: string): string {

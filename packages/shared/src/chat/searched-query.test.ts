@@ -78,6 +78,8 @@ describe('searchedQuery', () => {
     ['How do I see which index a query is using?', 'show'],
     ['where can I view the logs', 'display'],
     ['How do I jump to a package when I know its name?', 'find'],
+    ['Can you pick up my car?', 'collect'],
+    ['Can I get my money back if I cancel?', 'refund'],
   ])('searches the words pages use for a phrasal verb (%j: %s)', (message, word) => {
     const s = searchedQuery(message);
     expect(s.query.split(' ')).toContain(word);
