@@ -613,6 +613,22 @@ describe('composeAnswer', () => {
         null,
         'RemoteIPTrustedProxy: The directive adds addresses to trust as presenting a valid proxy address. [1]',
       ],
+      // A paragraph after a row that stands alone, a blank line between, describes it (Exim's options)…
+      [
+        'how do i send an automatic reply',
+        'The router is skipped for a looping address.\n\nreply_transport | Use: redirect | Type: string | Default: unset\n\nA redirect router sends an automatic reply when a vacation command is used.',
+        'The redirect router',
+        null,
+        'reply_transport: A redirect router sends an automatic reply when a vacation command is used. [1]',
+      ],
+      // …not one after rows that follow each other: it is about the table (a pool's price list), not its last row.
+      [
+        'do toddlers swim free',
+        'Ticket | Price\n\nAdult swim | £5.20\n\nMonthly membership | £32.00\n\nToddlers under five swim free with a paying adult.',
+        'Prices',
+        null,
+        'Toddlers under five swim free with a paying adult. [1]',
+      ],
       // Nor a command at a Windows or PowerShell prompt (Sphinx's console blocks print both).
       ...['...\\> py manage.py runserver', 'C:\\Users\\me> py manage.py runserver', 'PS C:\\site> py manage.py runserver'].map(
         (prompt): [string, string, string, null, string] => [

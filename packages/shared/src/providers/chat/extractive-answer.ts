@@ -759,9 +759,15 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
   // A line right under a table's row is that row's description (a reference table's "Redirects http:
   // traffic to https: for Managed Domains." under "MDRequireHttps off|temporary|permanent | off | s | X"):
   // about what the row's first cell names, when that is a name — not a version, an empty cell or a
-  // field's label ("Module: | mod_remoteip" in a directive's box).
+  // field's label ("Module: | mod_remoteip" in a directive's box). So is a paragraph after a row that
+  // stands alone (Exim's "reply_transport | Use: redirect | Type: string", then what the option does) or
+  // between rows each with its own (Apache's directive index); a paragraph after rows that follow each
+  // other, a blank line between, is about the table: "Under-fives swim free with a paying adult." below a
+  // pool's price list is not about its last row's "Monthly membership".
   const row = sentences[index - 1];
-  const cell = row?.row && !(sentences[index] as Sentence).row ? (cellsOf(row.text)[0] ?? '') : '';
+  const line = sentences[index] as Sentence;
+  const afterTable = line.blockStart && sentences[index - 2]?.row === true;
+  const cell = row?.row && !line.row && !afterTable ? (cellsOf(row.text)[0] ?? '') : '';
   const rowName = /\p{L}/u.test(cell) && !/:$/.test(cell) && !TYPED_PARAMETER.test(cell) ? cell : '';
   if (rowName) heading = rowName;
   const opensEntry = reportsProblem(sentences, index);
