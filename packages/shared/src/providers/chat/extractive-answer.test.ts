@@ -723,8 +723,23 @@ describe('composeAnswer on a table', () => {
     expect(composeAnswer('How much is a child swim?', page(prices, 'Prices')).text).toBe('Prices: Child swim (under 16): £2.80. [1]');
   });
 
-  it('never quotes the table’s first row, the names of its columns', () => {
-    expect(composeAnswer('when is adults only swimming', page(times, 'Opening times')).text).not.toContain('Adults only');
+  it('never quotes the table’s first row, the names of its columns, as a row', () => {
+    // Its words are the question's, its rows' are not: the table is the answer, each row read with the columns' names.
+    expect(composeAnswer('when is adults only swimming', page(times, 'Opening times')).text).toBe(
+      'Opening times — Monday — Public swim: 7am–9am, 12pm–8pm; Adults only: 8pm–9pm. Saturday — Public swim: 9am–5pm. Sunday — Public swim: 9am–3pm. [1]',
+    );
+  });
+
+  it('quotes a table whole when the question asks about it as a whole, and a row alone when the question names it', () => {
+    expect(composeAnswer('How much is a ticket?', page(prices, 'Prices')).text).toBe(
+      'Prices — Adult swim: £5.20. Child swim (under 16): £2.80. Sauna (adults only): £4.00. [1]',
+    );
+    expect(composeAnswer('How much is the sauna?', page(prices, 'Prices')).text).toBe('Prices: Sauna (adults only): £4.00. [1]');
+    // Under a heading line that names it, in the passage.
+    const rates = ['Rooms & rates', 'Room | Low season | Summer', 'Double | £95 | £140', 'Family room | £120 | £175'].join('\n');
+    expect(composeAnswer('What are your room rates?', page(rates, 'Rooms')).text).toBe(
+      'Rooms & rates — Double — Low season: £95; Summer: £140. Family room — Low season: £120; Summer: £175. [1]',
+    );
   });
 
   it('names no columns when the first row is data', () => {

@@ -933,6 +933,8 @@ function scoredSentences(
   context: number,
   wanted?: (text: string) => boolean,
   kind?: (text: string) => boolean,
+  /** The passage's section heading: what a table opening the passage is named by (tableAt). */
+  sectionHeading?: string | null,
 ): Scored[] {
   const out: Scored[] = [];
   // How much of the question the heading line above a sentence holds ("Takeaway and delivery" above
@@ -948,6 +950,8 @@ function scoredSentences(
     // A first row whose first cell is a label ("Description: | Redirects http: traffic to https:", an
     // Apache directive's table) is a row of data too: columns' names end with no colon.
     const dataRow = s.row && ((index > 0 && (sentences[index - 1] as Sentence).row) || LABEL_CELL.test(s.text));
+    // The columns' names count for the whole table when the question asks about it as a whole (tableAt).
+    const table = s.row && !dataRow ? tableAt(sentences, index, terms, sectionHeading) : undefined;
     // So does a line that states what a contact question asks for, sentence or not (a footer's
     // "42 Dale Street, Sheffield S1 4GH · Tel 0114 496 0321").
     const contactLine = s.line && !s.prose && wanted?.(s.text) === true;
@@ -959,23 +963,59 @@ function scoredSentences(
     // And an item of a list under a heading, no sentence introducing it ("Why choose us" and "All work
     // guaranteed for 12 months"), as a label line.
     const item = !s.prose && listItemUnderHeading(sentences, index);
-    if (!s.prose && !dataRow && !contactLine && !priced && !labelled && !item) return;
+    if (!s.prose && !dataRow && !contactLine && !priced && !labelled && !item && !table) return;
     // A sentence introducing a list holds its items ("We work across Leeds, including:" and "Otley"):
     // they are quoted after its colon.
     const list = s.prose && /:$/.test(s.text) ? listItemsAt(sentences, index + 1) : undefined;
     // Long sentences cover more words by being long: a mild penalty past 40 words. A passage whose
     // title or heading names the topic lifts its sentences a little. A sentence stating what a
     // contact question asks for (the address, the phone number) is the answer, whatever its words.
-    const covered = priced ? under : coverage(terms, analyze(list ? `${s.text} ${list.lines.join(' ')}` : s.text));
+    const covered = priced ? under : coverage(terms, analyze(table ? table.names : list ? `${s.text} ${list.lines.join(' ')}` : s.text));
     if ((s.row || labelled || item) && covered === 0) return;
     // A sentence stating the kind of answer the question asks for (an amount for "how much", a
     // duration for "how long") and holding a word of it counts as if it held half as much again.
-    const lift = covered > 0 && kind?.(s.text) ? KIND_LIFT : 1;
+    const states = (text: string) => kind?.(text) === true;
+    const lift =
+      covered > 0 && (table ? sentences.slice(index + 1, table.end).some((r) => states(r.text)) : states(s.text)) ? KIND_LIFT : 1;
     const score =
       (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) + (wanted?.(s.text) ? 1 : 0) + HEADING_TIE * under;
     out.push({ passage, index, score });
   });
   return out;
+}
+
+/** Rows at most of a table quoted whole (tableAt). */
+const TABLE_ROWS = 8;
+
+/**
+ * The rows under a table's first row (the index after them) and what names the table (that row and the
+ * heading line right above it), when that row names the columns (no digit in it, no label) and none of
+ * the two to TABLE_ROWS rows under it holds a word of the question the names do not: a question about
+ * the table as a whole — "How much is a ticket?" of "Ticket | Price" above "Adult | £9.50" and "Child
+ * (5–16) | £4.50", "What are the opening times?" of the table under "Opening times", "What are your room
+ * rates?" of "Room | Per night" above "Family room | £120". A row that holds one answers alone
+ * ("How much is a double room?": rowSentence).
+ */
+function tableAt(
+  sentences: Sentence[],
+  index: number,
+  terms: QueryTerm[],
+  sectionHeading?: string | null,
+): { end: number; names: string } | undefined {
+  const s = sentences[index] as Sentence;
+  if (!s.row || sentences[index - 1]?.row || /\d/.test(s.text) || LABEL_CELL.test(s.text)) return undefined;
+  let end = index + 1;
+  while (sentences[end]?.row) end++;
+  const rows = sentences.slice(index + 1, end);
+  // The heading line above it, or the section's heading when the table opens the passage.
+  const above = index > 0 ? (isHeadingLine(sentences, index - 1) ? (sentences[index - 1] as Sentence).text : '') : (sectionHeading ?? '');
+  const names = `${above} ${s.text}`;
+  const named = new Set(analyze(names).map((t) => t.stem));
+  const rest = terms.filter((t) => !named.has(t.stem));
+  if (rows.length < 2 || rows.length > TABLE_ROWS || rows.some((r) => coverage(rest, analyze(r.text)) > 0)) return undefined;
+  // As many words as an answer beside a related page's sentence holds: quoted whole, or not at all.
+  const words = rows.reduce((n, _, k) => n + rowSentence(sentences, index + 1 + k).split(' ').length, 0);
+  return words <= MAIN_WORDS_WITH_RELATED ? { end, names } : undefined;
 }
 
 /** The sentence of `best`'s paragraph just before it, when it states the kind of answer asked for and `best` does not (composeAnswer), scored as `best`. */
@@ -1043,7 +1083,7 @@ export function composeAnswer(
           ? statesDefault
           : undefined;
   const scored = passages.map((p, i) =>
-    scoredSentences(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind),
+    scoredSentences(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind, p.heading),
   );
   const best = scored.map(bestOf);
   const pageOf = (i: number) => (passages[i] as ChatPassage).url;
@@ -1130,6 +1170,12 @@ export function composeAnswer(
   };
   // A table's row, a line of contact details or a bare price answers alone, read as a sentence: what follows it is other things.
   const alone = sentences[chosen.index] as Sentence;
+  // A table the question asks about as a whole: its rows, each read as a sentence, under its name.
+  const table = alone.row ? tableAt(sentences, chosen.index, terms, (passages[chosen.passage] as ChatPassage).heading) : undefined;
+  if (table) {
+    const rows = sentences.slice(chosen.index + 1, table.end).map((_, k) => keepTogether(rowSentence(sentences, chosen.index + 1 + k)));
+    return answerWith(stripCitationMarks(rows.join(' ')), chosen.index, true, ' — ');
+  }
   if (!alone.prose) {
     // A line of contact details says what it is; the section it sits in (a footer under the home page's last heading) does not.
     const line = alone.row ? rowSentence(sentences, chosen.index) : withFullStop(alone.text);
