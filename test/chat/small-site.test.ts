@@ -505,6 +505,8 @@ describe('small sites', () => {
       );
       expect(res.sources.map((s) => s.url.replace(/\/(index\.html)?$/, ''))).toEqual([expect.stringMatching(/:\d+$/)]);
     }
+    // So are its opening hours, there only.
+    expect((await ask('opening hours?')).answer).toContain('Open Mon–Fri 8am–5:30pm.');
     // The cookie banner beside a short page's text is not the page's text.
     expect((await ask('Do you use cookies?')).sources).toEqual([]);
     expect((await ask('How much is an MOT?')).answer).toMatch(/^MOT testing: Our MOT costs £45/);
@@ -587,6 +589,13 @@ describe('small sites', () => {
     // A heading with a colon is a heading: what is under it is quoted ("Coming next: Boats of the Swale"
     // was quoted as a label line, and then the divers' "lead boots" as a slip of "boats").
     expect((await ask('when does the boats exhibition open')).answer).toMatch(/^Coming next: Boats of the Swale — Opens 14 June\./);
+    // Its tables, asked about as a whole: each row read as a sentence under the table's name.
+    expect((await ask('How much is a ticket?')).answer).toMatch(
+      /^Tickets — Adult: £9\.50\. Concession \(over 65, student\): £7\.50\. Child \(5–16\): £4\.50\. Under 5: Free\. Family \(2 adults, up to 3 children\): £24\. \[1\]/,
+    );
+    expect((await ask('What are your opening hours?')).answer).toBe(
+      'Opening times — April to October — Days: Tuesday to Sunday; Hours: 10am–5pm. November to March — Days: Wednesday to Sunday; Hours: 10am–4pm. [1]',
+    );
   });
 
   it('a home-cleaning company: a price table and a FAQ, and the services it does not offer', async () => {

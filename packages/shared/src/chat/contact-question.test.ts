@@ -21,6 +21,12 @@ describe('contact questions', () => {
     ['Wie ist Ihre Telefonnummer?', 'phone'],
     ['What is your email?', 'email'],
     ['How can I reach you?', 'any'],
+    ['opening hours?', 'hours'],
+    ['What are your hours?', 'hours'],
+    ['When are you open?', 'hours'],
+    ['What time do you close?', 'hours'],
+    ['¿Cuál es vuestro horario?', 'hours'],
+    ['Wie sind Ihre Öffnungszeiten?', 'hours'],
     ['Comment vous contacter ?', 'any'],
   ])('%j asks for the business’s %s', (message, kind) => {
     expect(asksForContact(message)).toBe(kind);
@@ -35,6 +41,11 @@ describe('contact questions', () => {
     'How do I get the remote address of a socket?',
     'What is the address of the server in the config?',
     "What's the location of the log files?",
+    // A day named is asked like any question: its word is searched with what pages call it.
+    'Are you open on Saturday?',
+    'What time do you close on Friday?',
+    'When do you open on weekdays?',
+    'How many hours does the backup take?',
   ])('%j does not', (message) => {
     expect(asksForContact(message)).toBeUndefined();
   });
@@ -46,6 +57,10 @@ describe('contact questions', () => {
     expect(statesContact('Call us on 023 9200 0000 or email hello@harbourbikes.example.', 'phone')).toBe(true);
     expect(statesContact('Call us on 023 9200 0000.', 'email')).toBe(false);
     expect(statesContact('Write to hello@harbourbikes.example.', 'any')).toBe(true);
+    expect(statesContact('Dale Street Motors · Tel 0114 496 0321 · Open Mon–Fri 8am–5:30pm', 'hours')).toBe(true);
+    expect(statesContact('De martes a viernes de 10:00 a 20:00 y sábados de 9:00 a 14:00.', 'hours')).toBe(true);
+    expect(statesContact('An air-con regas costs £59 and takes about an hour.', 'hours')).toBe(false);
+    expect(statesContact('The job runs at 2am.', 'hours')).toBe(false);
     // Documentation: numbers and addresses that are none of these.
     for (const text of [
       'The server listens on 127.0.0.1:5432 by default.',

@@ -1,5 +1,6 @@
 import { emailsIn, listedPhonesIn } from '../contact-details.ts';
 import { foldForIntent } from '../intent/classifier.ts';
+import { statesTime } from './time-question.ts';
 
 /**
  * A question for the business's own contact details — "where are you located", "what's your phone
@@ -10,7 +11,7 @@ import { foldForIntent } from '../intent/classifier.ts';
  * states what is asked — a phone number, an e-mail address, a street address — which means the same
  * on every site: a documentation site that prints none declines them.
  */
-export type ContactKind = 'phone' | 'email' | 'address' | 'any';
+export type ContactKind = 'phone' | 'email' | 'address' | 'hours' | 'any';
 
 // English, Spanish, French, German and Portuguese (the lead classifier's languages), accents folded.
 // Each asks for the business's own details ("your", "you"): "how do I validate an email address" does not.
@@ -52,6 +53,17 @@ const ASKS: [ContactKind, RegExp][] = [
         String.raw`\bou (?:etes[- ]vous|es[- ]tu|se trouve|vous trouver)\b|\b(?:votre|ton) adresse\b`,
         String.raw`\bwo (?:sind sie|seid ihr|bist du|finde ich (?:sie|euch|dich)|befindet sich|liegt (?:ihr|euer|dein))\b|\b(?:ihre|deine|eure) (?:adresse|anschrift)\b`,
         String.raw`\bonde (?:fica|ficam|estao|voces estao|esta (?:a|o) (?:loja|escritorio|oficina))\b|\b(?:seu|teu) endereco\b`,
+      ].join('|'),
+    ),
+  ],
+  // The opening hours, asked of no day in particular: a day named ("Are you open on Saturday?") is
+  // searched with what pages call it (searched-query.ts) and answered like any question.
+  [
+    'hours',
+    new RegExp(
+      [
+        String.raw`^(?!.*\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|week-?(?:days?|ends?))\b).*(?:\b(?:opening|business|office|shop|store) (?:hours|times)\b|\b${YOUR} (?:opening )?hours\b|^\W*hours\W*$|\bwhen (?:are|r) (?:you|u) open\b|\b(?:when|what time) do (?:you|u) (?:open|close)\b)`,
+        String.raw`\bhorarios?\b|\ba que hora (?:abr|cierr)\w*\b|\bhoraires?\b|\bheures d'ouverture\b|\boffnungszeiten\b|\bwann (?:habt ihr|haben sie) (?:auf|geoffnet)\b|\bhorario de funcionamento\b`,
       ].join('|'),
     ),
   ],
@@ -112,7 +124,15 @@ function statesEmail(text: string): boolean {
   return emailsIn(text).some((e) => !PLACEHOLDER_DOMAIN.test(e.text) && introduced(text, e.index, EMAIL_WORD));
 }
 
-/** Whether a text states what was asked for: a phone number, an e-mail address, an address, or any of them. */
+/** Opening hours: a clock time beside a day, "daily" or an opening word ("Open Mon–Fri 8am–5:30pm"). */
+const HOURS_WORD =
+  /\b(?:open|opens|opening|closed?|daily|every day|weekdays?|weekends?|mon|tue|wed|thu|fri|sat|sun|(?:mon|tues|wednes|thurs|fri|satur|sun)days?|abierto|abrimos|lunes|martes|viernes|sabados?|domingos?|ouvert|lundi|samedi|dimanche|geoffnet|montag|samstag|sonntag|aberto|segunda|sabado)\b/i;
+
+function statesHours(text: string): boolean {
+  return statesTime(text) && HOURS_WORD.test(foldForIntent(text));
+}
+
+/** Whether a text states what was asked for: a phone number, an e-mail address, an address, the opening hours, or any of the first three. */
 export function statesContact(text: string, kind: ContactKind): boolean {
   switch (kind) {
     case 'phone':
@@ -121,6 +141,8 @@ export function statesContact(text: string, kind: ContactKind): boolean {
       return statesEmail(text);
     case 'address':
       return ADDRESS.test(text);
+    case 'hours':
+      return statesHours(text);
     case 'any':
       return statesPhone(text) || statesEmail(text) || ADDRESS.test(text);
   }
@@ -132,3 +154,5 @@ export function statesContact(text: string, kind: ContactKind): boolean {
  */
 export const CONTACT_SEARCH_WORDS =
   'contact call phone tel email address find visit us contacto llamar teléfono dirección correo appeler téléphone adresse kontakt anrufen telefon contato telefone endereço';
+/** …and for the opening hours. */
+export const HOURS_SEARCH_WORDS = 'open opening hours times closed horario abierto horaires ouvert öffnungszeiten geöffnet aberto';

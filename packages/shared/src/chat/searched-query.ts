@@ -1,6 +1,6 @@
 import { foldForIntent } from '../intent/classifier.ts';
 import { otherForms, phrasalWords, superlativeForms } from './clippings.ts';
-import { asksForContact, CONTACT_SEARCH_WORDS } from './contact-question.ts';
+import { asksForContact, CONTACT_SEARCH_WORDS, HOURS_SEARCH_WORDS } from './contact-question.ts';
 
 /**
  * Days a visitor names and the word pages use for them together: "open on Saturday?" is answered by
@@ -45,8 +45,9 @@ export function withoutMeasureWords(text: string): string {
 export function searchedQuery(query: string, focus?: string): { query: string; focus?: string } {
   const own = focus ?? query;
   const folded = foldForIntent(own);
+  const contact = asksForContact(own);
   const context = [
-    ...(asksForContact(own) ? [CONTACT_SEARCH_WORDS] : []),
+    ...(contact === 'hours' ? [HOURS_SEARCH_WORDS] : contact ? [CONTACT_SEARCH_WORDS] : []),
     ...DAY_GROUPS.filter(([day]) => day.test(folded)).map(([, words]) => words),
     ...otherForms(folded),
     ...superlativeForms(folded),

@@ -257,6 +257,17 @@ function cellsOf(row: string): string[] {
  * names of the table's first row when that row names columns (no digit in it) — "Saturday — Public
  * swim: 9am–5pm." — empty cells left out.
  */
+/**
+ * Whether a table's first row names the columns: it holds no number ("Day | Open"), or no price above
+ * rows of prices ("Course | 1–3 weeks | 4–11 weeks" above "General English | £295 | £270"); a first row
+ * like the others ("Monday | 9am–5pm") is data.
+ */
+function namesColumns(sentences: Sentence[], top: number): boolean {
+  const header = cellsOf((sentences[top] as Sentence).text);
+  const next = sentences[top + 1];
+  return !header.some((h) => /\d/.test(h)) || (!header.some(statesPrice) && next?.row === true && cellsOf(next.text).some(statesPrice));
+}
+
 export function rowSentence(sentences: Sentence[], index: number): string {
   const cells = cellsOf((sentences[index] as Sentence).text);
   const [first = '', ...rest] = cells;
@@ -270,12 +281,7 @@ export function rowSentence(sentences: Sentence[], index: number): string {
   let top = index;
   while (top > 0 && (sentences[top - 1] as Sentence).row) top--;
   const header = top < index ? cellsOf((sentences[top] as Sentence).text) : undefined;
-  // The first row names the columns when it holds no number ("Day | Open"), or no price above rows of
-  // prices ("Course | 1–3 weeks | 4–11 weeks" above "General English | £295 | £270"); a first row like
-  // the others ("Monday | 9am–5pm") is data.
-  const priced = (i: number) => cellsOf((sentences[i] as Sentence).text).some(statesPrice);
-  const names = header && (!header.some((h) => /\d/.test(h)) || (!header.some(statesPrice) && priced(top + 1)));
-  const named = names && header.length === cells.length ? header : undefined;
+  const named = header && namesColumns(sentences, top) && header.length === cells.length ? header : undefined;
   const parts = rest.flatMap((c, i) => (EMPTY_CELL.test(c) ? [] : [named ? `${named[i + 1]}: ${c}` : c]));
   return `${first} — ${parts.join('; ')}.`;
 }
@@ -974,11 +980,12 @@ function scoredSentences(
     if ((s.row || labelled || item) && covered === 0) return;
     // A sentence stating the kind of answer the question asks for (an amount for "how much", a
     // duration for "how long") and holding a word of it counts as if it held half as much again.
-    const states = (text: string) => kind?.(text) === true;
-    const lift =
-      covered > 0 && (table ? sentences.slice(index + 1, table.end).some((r) => states(r.text)) : states(s.text)) ? KIND_LIFT : 1;
+    // A table states it when one of its rows does.
+    const states = (test: ((text: string) => boolean) | undefined) =>
+      test !== undefined && (table ? sentences.slice(index + 1, table.end).some((r) => test(r.text)) : test(s.text));
+    const lift = covered > 0 && states(kind) ? KIND_LIFT : 1;
     const score =
-      (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) + (wanted?.(s.text) ? 1 : 0) + HEADING_TIE * under;
+      (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) + (states(wanted) ? 1 : 0) + HEADING_TIE * under;
     out.push({ passage, index, score });
   });
   return out;
@@ -989,7 +996,7 @@ const TABLE_ROWS = 8;
 
 /**
  * The rows under a table's first row (the index after them) and what names the table (that row and the
- * heading line right above it), when that row names the columns (no digit in it, no label) and none of
+ * heading line right above it), when that row names the columns (namesColumns; no label) and none of
  * the two to TABLE_ROWS rows under it holds a word of the question the names do not: a question about
  * the table as a whole — "How much is a ticket?" of "Ticket | Price" above "Adult | £9.50" and "Child
  * (5–16) | £4.50", "What are the opening times?" of the table under "Opening times", "What are your room
@@ -1003,7 +1010,7 @@ function tableAt(
   sectionHeading?: string | null,
 ): { end: number; names: string } | undefined {
   const s = sentences[index] as Sentence;
-  if (!s.row || sentences[index - 1]?.row || /\d/.test(s.text) || LABEL_CELL.test(s.text)) return undefined;
+  if (!s.row || sentences[index - 1]?.row || LABEL_CELL.test(s.text) || !namesColumns(sentences, index)) return undefined;
   let end = index + 1;
   while (sentences[end]?.row) end++;
   const rows = sentences.slice(index + 1, end);
