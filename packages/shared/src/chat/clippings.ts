@@ -239,6 +239,25 @@ const IRREGULAR: [form: string, base: string][] = [
   ['forbidden', 'forbid'],
 ];
 
+/**
+ * Irregular plurals, which the stemmer leaves apart from their singular: "a table for 10 *people*" of a
+ * page that says "£10 deposit per *person*", "*teeth* whitening" of "tooth whitening", "loose *leaf*" of
+ * "*leaves*". Searched both ways; "man" and "men" are left out ("man page").
+ */
+const PLURALS: [singular: string, plural: string][] = [
+  ['person', 'people'],
+  ['child', 'children'],
+  ['woman', 'women'],
+  ['tooth', 'teeth'],
+  ['foot', 'feet'],
+  ['mouse', 'mice'],
+  ['goose', 'geese'],
+  ['leaf', 'leaves'],
+  ['knife', 'knives'],
+  ['half', 'halves'],
+  ['shelf', 'shelves'],
+];
+
 const bothWays = (pairs: [string, string][]): [string, string][] => [...pairs, ...pairs.map(([a, b]): [string, string] => [b, a])];
 
 /** Each word (and its plural) → the other form's words. */
@@ -250,6 +269,7 @@ for (const [word, other] of [
   ...ONE_WAY_SPELLINGS,
   ...bothWays(RENAMED),
   ...IRREGULAR,
+  ...bothWays(PLURALS),
   ['denylist', 'blacklist'] as [string, string],
 ]) {
   OTHER.set(word, other);

@@ -30,6 +30,8 @@ describe('price questions', () => {
       'how much to rent a bike for a day',
       '¿Cuánto es la reparación?',
       'How much does it cost?',
+      // A follow-up's surcharge: "Can we bring our dog?", then "how much extra?".
+      'how much extra?',
     ])
       expect(mayAskForPrice(message), message).toBe(true);
     for (const message of ['How much memory does a worker thread use?', 'Is a tune-up included?'])

@@ -38,7 +38,7 @@ export function asksForPrice(message: string): boolean {
  * page holds (retrieval.ts).
  */
 const MAY_ASK_FOR_PRICE =
-  /\bhow much (?:is|are|for|to|would|will|do|does|did)\b|\bcuanto (?:es|son|por)\b|\bcombien (?:pour|est)\b|\bwie ?viel (?:ist|fur)\b|\bquanto (?:e|sao|por)\b/;
+  /\bhow much (?:is|are|for|to|would|will|do|does|did|extra|more)\b|\bcuanto (?:es|son|por)\b|\bcombien (?:pour|est)\b|\bwie ?viel (?:ist|fur)\b|\bquanto (?:e|sao|por)\b/;
 
 export function mayAskForPrice(message: string): boolean {
   const folded = foldForIntent(message);

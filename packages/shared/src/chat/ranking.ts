@@ -588,7 +588,7 @@ const INTENT_STEMS = new Set([
 
 /** The words (stems) a question for a price asks with, in the classifier's languages. */
 const PRICE_STEMS = new Set(
-  'cost price fee charg much cuanto cuesta cuestan precio combien cout coutent prix kostet prei quanto custa custam preco'.split(' '),
+  'cost price fee charg much extra cuanto cuesta cuestan precio combien cout coutent prix kostet prei quanto custa custam preco'.split(' '),
 );
 
 /** The words (stems) a question for a time asks with: what time something opens, closes, starts or ends. */

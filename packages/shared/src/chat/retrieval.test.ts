@@ -378,11 +378,14 @@ describe('absentShare (declining)', () => {
     expect(absentShare(repeat, DEFAULT_RANKING, { message: 'Can I send a row of five at once?' })).toBeGreaterThan(0.3);
   });
 
-  it('does not count the words that ask for a time, when the site lacks them: the thing asked about decides', () => {
+  it('does not count the words that ask for a time or a surcharge, when the site lacks them: the thing asked about decides', () => {
     // A plumber's contact page says "The office is open 8am to 6pm": neither "time" nor "close".
     const close = stats(['close', 'offic', 'time'], [0, 3, 0], 12);
     expect(absentShare(close, DEFAULT_RANKING, { message: 'What time does the office close?' })).toBe(0);
     expect(absentShare(close, DEFAULT_RANKING, { message: 'Is the office close to the time ball?' })).toBeGreaterThan(0.51);
+    // Nor the "extra" of a price asked ("Can we bring our dog?", then "how much extra?" of "£15 per stay").
+    const extra = { ...stats(['dog', 'bring', 'extra', 'much'], [2, 1, 0, 0], 12), termFocus: [false, false, true, true] };
+    expect(absentShare(extra, DEFAULT_RANKING, { message: 'how much extra?' })).toBe(0);
   });
 
   it('counts a verb of trade neither present nor absent: the thing asked about decides', () => {

@@ -34,6 +34,9 @@ describe('searchedQuery', () => {
     // Words the industry renamed, both ways.
     ['How do I reject connections from hosts on a DNS blocklist?', 'blacklist'],
     ['how do I whitelist a sender', 'allowlist'],
+    // An irregular plural and its singular, both ways.
+    ['Can I book a table for 10 people?', 'person'],
+    ['do you do tooth whitening', 'teeth'],
     // A verb's irregular past form, for its base.
     ['Where is the lircrc file kept?', 'keep'],
     ['while a button is held down', 'hold'],
