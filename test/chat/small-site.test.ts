@@ -601,6 +601,10 @@ describe('small sites', () => {
   it('a home-cleaning company: a price table and a FAQ, and the services it does not offer', async () => {
     const { ask, score } = await askSite('cleaning', 'Sparkle & Co', 5);
     const { right, declined } = await score(CLEANING, CLEANING_UNANSWERABLE);
+    // The home page's list, under its section's heading: the item that answers, not the sentence after the list.
+    expect((await ask('Do you use eco-friendly products?')).answer).toBe(
+      'Why customers stay with us: Eco-friendly products included in the price. [1]',
+    );
     expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(15);
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(5);
     expect((await ask('how much is an oven clean')).answer).toBe('Prices: Oven clean, single oven: £65. [1]');

@@ -276,6 +276,20 @@ describe('composeAnswer', () => {
     expect(composeAnswer('Do you use eco-friendly products?', [cleaning]).text).toBe(
       'Why customers stay with us: Eco-friendly products included in the price. [1]',
     );
+    // As the crawler stores it: the section's heading is the passage's, the list opens its text.
+    const section = {
+      ...passage('c', 'https://s/', cleaning.content.replace('Why customers stay with us\n', '')),
+      heading: 'Why customers stay with us',
+    };
+    expect(composeAnswer('Do you use eco-friendly products?', [section]).text).toBe(
+      'Why customers stay with us: Eco-friendly products included in the price. [1]',
+    );
+    // A passage of such lines to its end is an index, not a list: none is quoted as an item.
+    const index = {
+      ...passage('d', 'https://s/genindex', 'Abstract models\n\nAdmin actions\n\nAdmin site\n\nAggregation\n\nAsync views'),
+      heading: 'A',
+    };
+    expect(composeAnswer('admin actions', [index]).text).toBe('');
   });
 
   it('counts a list’s items as part of the sentence that introduces it', () => {

@@ -524,11 +524,20 @@ function isItemLine(sentences: Sentence[], i: number): boolean {
  * for 12 months", each a block of its own): two items at least.
  */
 function listItemUnderHeading(sentences: Sentence[], index: number): boolean {
-  if (!isItemLine(sentences, index) || CODE.test((sentences[index] as Sentence).text)) return false;
+  // A reference entry's name ("DJANGO_SUPERUSER_PASSWORD¶", "--only") is no item either.
+  const text = (sentences[index] as Sentence).text;
+  if (!isItemLine(sentences, index) || CODE.test(text) || ENTRY_NAME.test(text)) return false;
   let first = index;
   while ((sentences[first] as Sentence).blockStart && first > 0 && isItemLine(sentences, first - 1)) first--;
-  const heading = sentences[first - 1];
-  if ((sentences[first] as Sentence).blockStart || !heading || !isHeadingLine(sentences, first - 1)) return false;
+  if (first === 0) {
+    // A passage that opens with a short list, prose after it, has it under its section's heading ("Why
+    // customers stay with us", the crawler's section, then "The same cleaner every visit", "No contract:
+    // cancel…", then "Rated 4.9 out of 5…"); a passage of such lines to its end is an index.
+    let end = 0;
+    while (end < sentences.length && isItemLine(sentences, end)) end++;
+    return end >= 2 && end <= LIST_ITEMS && sentences[end]?.prose === true;
+  }
+  if ((sentences[first] as Sentence).blockStart || !isHeadingLine(sentences, first - 1)) return false;
   return isItemLine(sentences, first + 1) || first < index;
 }
 
