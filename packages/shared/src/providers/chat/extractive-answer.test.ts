@@ -1349,6 +1349,7 @@ describe('composeAnswer on a page of questions and answers', () => {
       'Software setup: Running irexec as a user gives this message. [1]',
     );
   });
+
   it('names the numbered question it quotes under, however many words it has, not the chunk’s first section', () => {
     // DocBook's FAQ: short sections run together in one chunk, each under its numbered question.
     const faq = [
