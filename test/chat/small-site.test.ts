@@ -589,6 +589,11 @@ describe('small sites', () => {
     // A heading with a colon is a heading: what is under it is quoted ("Coming next: Boats of the Swale"
     // was quoted as a label line, and then the divers' "lead boots" as a slip of "boats").
     expect((await ask('when does the boats exhibition open')).answer).toMatch(/^Coming next: Boats of the Swale — Opens 14 June\./);
+    // An American visitor's words for what the museum names the British way.
+    for (const question of ['Is there an elevator?', 'Is there a restroom?'])
+      expect((await ask(question)).answer, question).toMatch(
+        /^Accessibility: (The ground floor, the café and the accessible toilet|A lift)/,
+      );
     // Its tables, asked about as a whole: each row read as a sentence under the table's name.
     expect((await ask('How much is a ticket?')).answer).toMatch(
       /^Tickets — Adult: £9\.50\. Concession \(over 65, student\): £7\.50\. Child \(5–16\): £4\.50\. Under 5: Free\. Family \(2 adults, up to 3 children\): £24\. \[1\]/,

@@ -2,7 +2,7 @@ import { analyze } from '../providers/text/text-analysis.ts';
 
 /**
  * Words people clip and pages write whole, or the other way round, the words Britain and America
- * spell apart, and the words the industry renamed: "can I take *photos*?" of a page that says "photographs", "*info*" of "information", "*bike*" of "bicycle", "*xmas*" of "Christmas".
+ * spell or name apart, and the words the industry renamed: "can I take *photos*?" of a page that says "photographs", "*info*" of "information", "*bike*" of "bicycle", "*xmas*" of "Christmas".
  * English only, as the stemmer is; a clipping with a common other meaning ("sat", "temp", "ad", "hr")
  * is left out, and so are the clippings of technical writing ("app", "db", "repo", "config"): a
  * documentation site uses both forms, often for two things (Django's "app" and "application"). Each
@@ -120,6 +120,31 @@ const ONE_WAY_SPELLINGS: [british: string, american: string][] = [
   ['metre', 'meter'],
   ['mould', 'mold'],
   ['kerb', 'curb'],
+];
+
+/**
+ * Things Britain and America name apart: an American visitor asks "Is there an *elevator*?" of a museum
+ * that says "A *lift* takes visitors to the first floor", a British one "can I *hire* the room?" of a page
+ * that says "rent". Searched both ways, as the spellings are; only words that mean the thing in both
+ * countries' common use ("flat", "gas", "line", "fall", "boot", "cookie" are other words too) and that
+ * stand alone (no "car park" for "parking lot").
+ */
+const NAMES: [british: string, american: string][] = [
+  ['lift', 'elevator'],
+  ['holiday', 'vacation'],
+  ['hire', 'rent'],
+  ['toilet', 'restroom'],
+  ['pavement', 'sidewalk'],
+  ['nappy', 'diaper'],
+  ['pushchair', 'stroller'],
+  ['postcode', 'zipcode'],
+  ['petrol', 'gasoline'],
+  ['lorry', 'truck'],
+  ['chemist', 'pharmacy'],
+  ['solicitor', 'attorney'],
+  ['rubbish', 'trash'],
+  ['wardrobe', 'closet'],
+  ['timetable', 'schedule'],
 ];
 
 /**
@@ -268,6 +293,7 @@ for (const [word, other] of [
   ...bothWays(SPELLINGS),
   ...ONE_WAY_SPELLINGS,
   ...bothWays(RENAMED),
+  ...bothWays(NAMES),
   ...IRREGULAR,
   ...bothWays(PLURALS),
   ['denylist', 'blacklist'] as [string, string],

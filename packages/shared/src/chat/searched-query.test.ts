@@ -31,6 +31,10 @@ describe('searchedQuery', () => {
     ['Can I print cheques from GnuCash?', 'check'],
     ['What colour are the chairs?', 'color'],
     ['is there a neighborhood parking permit', 'neighbourhood'],
+    // Things Britain and America name apart, both ways.
+    ['Is there an elevator?', 'lift'],
+    ['can I hire the room for a party', 'rent'],
+    ['Is there a restroom?', 'toilet'],
     // Words the industry renamed, both ways.
     ['How do I reject connections from hosts on a DNS blocklist?', 'blacklist'],
     ['how do I whitelist a sender', 'allowlist'],
