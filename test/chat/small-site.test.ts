@@ -576,6 +576,8 @@ describe('small sites', () => {
     expect(right).toContain('do you do payroll');
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(4);
     expect((await ask('do you do payroll')).answer).toMatch(/^Weekly or monthly payroll, payslips/);
+    // What only its footer says: the detail asked for, not the whole line.
+    expect((await ask('Are you regulated?')).answer).toBe('Regulated by the ICAEW. [1]');
   });
 
   it('a museum: tables of times and tickets, and a word visitors clip ("photos" of "photographs")', async () => {

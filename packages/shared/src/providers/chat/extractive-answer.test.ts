@@ -744,6 +744,15 @@ describe('composeAnswer on a table', () => {
     );
   });
 
+  it('quotes of a line of a business’s details the part the question asks about', () => {
+    const footer = passage(
+      'f',
+      'https://s/',
+      'We look after the accounts of small businesses.\n\nFenwick & Hale Ltd · 3 Market Row, Norwich NR2 1NB · Registered in England no. 08812345 · Regulated by the ICAEW',
+    );
+    expect(composeAnswer('Are you regulated?', [footer]).text).toBe('Regulated by the ICAEW. [1]');
+  });
+
   it('quotes a table whole when the question asks about it as a whole, and a row alone when the question names it', () => {
     expect(composeAnswer('How much is a ticket?', page(prices, 'Prices')).text).toBe(
       'Prices — Adult swim: £5.20. Child swim (under 16): £2.80. Sauna (adults only): £4.00. [1]',

@@ -978,7 +978,9 @@ function scoredSentences(
     // And an item of a list under a heading, no sentence introducing it ("Why choose us" and "All work
     // guaranteed for 12 months"), as a label line.
     const item = !s.prose && listItemUnderHeading(sentences, index);
-    if (!s.prose && !dataRow && !contactLine && !priced && !labelled && !item && !table) return;
+    // And a line of a business's details, a footer's ("… · Registered in England no. 08812345 · Regulated by the ICAEW").
+    const details = detailsLine(s);
+    if (!s.prose && !dataRow && !contactLine && !priced && !labelled && !item && !table && !details) return;
     // A sentence introducing a list holds its items ("We work across Leeds, including:" and "Otley"):
     // they are quoted after its colon.
     const list = s.prose && /:$/.test(s.text) ? listItemsAt(sentences, index + 1) : undefined;
@@ -986,7 +988,7 @@ function scoredSentences(
     // title or heading names the topic lifts its sentences a little. A sentence stating what a
     // contact question asks for (the address, the phone number) is the answer, whatever its words.
     const covered = priced ? under : coverage(terms, analyze(table ? table.names : list ? `${s.text} ${list.lines.join(' ')}` : s.text));
-    if ((s.row || labelled || item) && covered === 0) return;
+    if ((s.row || labelled || item || details) && covered === 0) return;
     // A sentence stating the kind of answer the question asks for (an amount for "how much", a
     // duration for "how long") and holding a word of it counts as if it held half as much again.
     // A table states it when one of its rows does.
@@ -998,6 +1000,14 @@ function scoredSentences(
     out.push({ passage, index, score });
   });
   return out;
+}
+
+/** What separates a footer's details ("Fenwick & Hale Ltd · 3 Market Row, Norwich NR2 1NB · Regulated by the ICAEW"). */
+const DETAILS_SEPARATOR = ' · ';
+
+/** A line of three or more details, a footer's: not prose, each of its parts a fact of the business. */
+function detailsLine(s: Sentence): boolean {
+  return !s.prose && s.line && !s.row && s.text.split(DETAILS_SEPARATOR).length >= 3;
 }
 
 /** Rows at most of a table quoted whole (tableAt). */
@@ -1054,6 +1064,7 @@ function standsAlone(sentence: Sentence, said: string[]): boolean {
   return !(
     sentence.words < 6 ||
     sentence.row ||
+    detailsLine(sentence) ||
     sentence.numbered ||
     POINTS_BACK.test(sentence.text) ||
     POINTS_AROUND.test(sentence.text) ||
@@ -1194,6 +1205,12 @@ export function composeAnswer(
   }
   if (!alone.prose) {
     // A line of contact details says what it is; the section it sits in (a footer under the home page's last heading) does not.
+    // Of a line of other details, the parts that hold the question's words: "Regulated by the ICAEW", not the address.
+    const parts = detailsLine(alone) && !wanted?.(alone.text) ? alone.text.split(DETAILS_SEPARATOR) : undefined;
+    if (parts) {
+      const held = parts.filter((p) => coverage(terms, analyze(p)) > 0).join(DETAILS_SEPARATOR);
+      return answerWith(stripCitationMarks(keepTogether(withFullStop(held))), chosen.index, false);
+    }
     const line = alone.row ? rowSentence(sentences, chosen.index) : withFullStop(alone.text);
     return answerWith(stripCitationMarks(keepTogether(line)), chosen.index, !wanted?.(alone.text), isLabelLine(alone) ? ' — ' : ': ');
   }
