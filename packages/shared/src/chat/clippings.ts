@@ -303,9 +303,9 @@ for (const [word, other] of [
 }
 const WORD = new RegExp(`\\b(?:${[...OTHER.keys()].sort((a, b) => b.length - a.length).join('|')})\\b`, 'g');
 
-/** The other forms of the clipped or whole words in the text (lower-cased, accents folded), as words to search. */
+/** The other forms of the clipped or whole words in the text, and its superlatives' bases (lower-cased, accents folded), as words to search. */
 export function otherForms(folded: string): string[] {
-  return [...new Set((folded.match(WORD) ?? []).map((w) => OTHER.get(w) as string))];
+  return [...new Set([...(folded.match(WORD) ?? []).map((w) => OTHER.get(w) as string), ...superlativeForms(folded)])];
 }
 
 /** Stem → the stems of its other form ("photo" → ["photograph"]), for the absent-words rule. */
@@ -316,8 +316,11 @@ for (const [word, other] of OTHER) {
   OTHER_STEMS.set(stem, [...new Set([...(OTHER_STEMS.get(stem) ?? []), ...analyze(other).map((t) => t.stem)])]);
 }
 
+/** The stems of a stem's other form and, when it is a superlative, of its base ("biggest" → ["big"]): what the absent-words rule looks for on the site. */
 export function otherFormStems(stem: string): readonly string[] {
-  return OTHER_STEMS.get(stem) ?? [];
+  const superlative = superlativeStems(stem);
+  const other = OTHER_STEMS.get(stem) ?? [];
+  return superlative.length === 0 ? other : [...other, ...superlative];
 }
 
 /**
@@ -342,12 +345,12 @@ function superlativeBases(word: string): string[] {
 }
 
 /** The bases of the superlatives in the text (lower-cased, accents folded), as words to search. */
-export function superlativeForms(folded: string): string[] {
+function superlativeForms(folded: string): string[] {
   return [...new Set((folded.match(/\b[a-z]{6,}\b/g) ?? []).flatMap(superlativeBases))];
 }
 
-/** Stem → the stems of its base when it is a superlative's ("biggest" → ["big"]), for the absent-words rule. */
-export function superlativeStems(stem: string): string[] {
+/** Stem → the stems of its base when it is a superlative's ("biggest" → ["big"]). */
+function superlativeStems(stem: string): string[] {
   return [...new Set(superlativeBases(stem).flatMap((base) => analyze(base).map((t) => t.stem)))];
 }
 

@@ -152,7 +152,12 @@ export function statesContact(text: string, kind: ContactKind): boolean {
  * Words searched beside a contact question's own, weighed as a follow-up's context words (half, and
  * never counted as absent): what a contact page says in the site's language.
  */
-export const CONTACT_SEARCH_WORDS =
+const CONTACT_SEARCH_WORDS =
   'contact call phone tel email address find visit us contacto llamar teléfono dirección correo appeler téléphone adresse kontakt anrufen telefon contato telefone endereço';
 /** …and for the opening hours. */
-export const HOURS_SEARCH_WORDS = 'open opening hours times closed horario abierto horaires ouvert öffnungszeiten geöffnet aberto';
+const HOURS_SEARCH_WORDS = 'open opening hours times closed horario abierto horaires ouvert öffnungszeiten geöffnet aberto';
+
+/** The words searched beside a question for the business's `kind` of details. */
+export function contactSearchWords(kind: ContactKind): string {
+  return kind === 'hours' ? HOURS_SEARCH_WORDS : CONTACT_SEARCH_WORDS;
+}

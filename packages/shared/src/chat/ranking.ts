@@ -2,7 +2,7 @@ import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
 import { foldForIntent } from '../intent/classifier.ts';
 import { guessLanguage } from '../providers/chat/canned-replies.ts';
 import { analyze, isStopWord } from '../providers/text/text-analysis.ts';
-import { idiomStems, otherFormStems, phrasalVerbStems, superlativeStems } from './clippings.ts';
+import { idiomStems, otherFormStems, phrasalVerbStems } from './clippings.ts';
 import { mayAskForPrice } from './price-question.ts';
 import { asksForTime } from './time-question.ts';
 
@@ -535,7 +535,7 @@ export function absentShare(
         (WHEN_STEMS.has(t) || NUMBER_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)) || (timing && TIME_STEMS.has(t)))) ||
       isCompoundOf(t, terms) ||
       // "photos" of a site that says "photographs", "biggest" of one that says "big" (clippings.ts: the other form is searched too).
-      ((stats.termDf[i] ?? 0) === 0 && [...otherFormStems(t), ...superlativeStems(t)].some((s) => onSite.has(s))) ||
+      ((stats.termDf[i] ?? 0) === 0 && otherFormStems(t).some((s) => onSite.has(s))) ||
       /\d/.test(t) ||
       /[./]/.test(t) ||
       extensions.has(t) ||

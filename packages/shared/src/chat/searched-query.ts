@@ -1,6 +1,6 @@
 import { foldForIntent } from '../intent/classifier.ts';
-import { otherForms, phrasalWords, superlativeForms } from './clippings.ts';
-import { asksForContact, CONTACT_SEARCH_WORDS, HOURS_SEARCH_WORDS } from './contact-question.ts';
+import { otherForms, phrasalWords } from './clippings.ts';
+import { asksForContact, contactSearchWords } from './contact-question.ts';
 
 /**
  * Days a visitor names and the word pages use for them together: "open on Saturday?" is answered by
@@ -47,10 +47,9 @@ export function searchedQuery(query: string, focus?: string): { query: string; f
   const folded = foldForIntent(own);
   const contact = asksForContact(own);
   const context = [
-    ...(contact === 'hours' ? [HOURS_SEARCH_WORDS] : contact ? [CONTACT_SEARCH_WORDS] : []),
+    ...(contact ? [contactSearchWords(contact)] : []),
     ...DAY_GROUPS.filter(([day]) => day.test(folded)).map(([, words]) => words),
     ...otherForms(folded),
-    ...superlativeForms(folded),
     ...phrasalWords(folded),
   ];
   query = withoutMeasureWords(query);

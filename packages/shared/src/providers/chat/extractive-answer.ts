@@ -924,6 +924,17 @@ interface Scored {
   score: number;
 }
 
+/**
+ * The kinds of answer a question may ask for, first match wins: whether it asks, and whether a text
+ * states one (an amount, a duration, a time or a date, a default).
+ */
+const ANSWER_KINDS: [asks: (message: string) => boolean, states: (text: string) => boolean][] = [
+  [mayAskForPrice, statesPrice],
+  [asksForDuration, statesDuration],
+  [asksForTime, statesTime],
+  [asksForDefault, statesDefault],
+];
+
 /** How much more a sentence stating the kind of answer asked for counts (scoredSentences). */
 const KIND_LIFT = 1.5;
 
@@ -1100,15 +1111,7 @@ export function composeAnswer(
   const contact = asksForContact(message ?? query);
   const wanted = contact ? (text: string) => statesContact(text, contact) : undefined;
   const asked = message ?? query;
-  const kind = mayAskForPrice(asked)
-    ? statesPrice
-    : asksForDuration(asked)
-      ? statesDuration
-      : asksForTime(asked)
-        ? statesTime
-        : asksForDefault(asked)
-          ? statesDefault
-          : undefined;
+  const kind = ANSWER_KINDS.find(([asks]) => asks(asked))?.[1];
   const scored = passages.map((p, i) =>
     scoredSentences(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind, p.heading),
   );
