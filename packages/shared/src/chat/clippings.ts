@@ -148,6 +148,20 @@ const NAMES: [british: string, american: string][] = [
 ];
 
 /**
+ * What a shop's visitor and its pages call one act: "Do you *ship* to the US?" of a page on
+ * "Delivery", "Can I *swap* it for a bigger size?" of one on "Exchanges". Searched both ways, as the
+ * names above.
+ */
+const TRADE_WORDS: [string, string][] = [
+  ['ship', 'deliver delivery'],
+  ['shipping', 'delivery'],
+  ['deliver', 'ship'],
+  ['delivery', 'shipping'],
+  ['swap', 'exchange'],
+  ['exchange', 'swap'],
+];
+
+/**
  * Words the industry renamed (around 2020): a visitor asks about a DNS "blocklist" of documentation that
  * says "blacklist" (the Exim specification), or the other way round (Postfix 3.7 says "allowlist").
  */
@@ -294,6 +308,7 @@ for (const [word, other] of [
   ...ONE_WAY_SPELLINGS,
   ...bothWays(RENAMED),
   ...bothWays(NAMES),
+  ...TRADE_WORDS,
   ...IRREGULAR,
   ...bothWays(PLURALS),
   ['denylist', 'blacklist'] as [string, string],
@@ -394,7 +409,10 @@ const PHRASAL: [verb: string, particle: string, words: string][] = [
   ['see|saw|seen|view', '', 'show display'],
   // Not a verb, and written as one word by the pages: "can I get my *money back*?" of a page on refunds.
   ['money', 'back', 'refund refunds'],
+  ['send|sent', 'back', 'return'],
 ];
+/** A pronoun a phrasal verb may hold between its verb and its particle: "send *it* back", "turn *them* off". */
+const OBJECT_PRONOUN = '(?:it|them|this|that|these|those|something|everything|one|me|us|him|her)';
 /** A verb's forms: "turn" → turns, turned, turning; "log" → logged, logging; "figure" → figured. */
 function verbForms(verb: string): string {
   return verb
@@ -403,7 +421,7 @@ function verbForms(verb: string): string {
     .join('|');
 }
 const PHRASAL_RE = PHRASAL.map(([verb, particle, words]) => {
-  const source = `\\b(?:${verbForms(verb)})${particle ? `\\s+${particle.replace(' ', '\\s+')}` : ''}\\b`;
+  const source = `\\b(?:${verbForms(verb)})${particle ? `(?:\\s+${OBJECT_PRONOUN})?\\s+${particle.replace(' ', '\\s+')}` : ''}\\b`;
   return {
     re: new RegExp(source),
     every: new RegExp(source, 'g'),

@@ -1,3 +1,4 @@
+import { TABLE_ROW } from '../crawl/chunker.ts';
 import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
 import { foldForIntent } from '../intent/classifier.ts';
 import { guessLanguage } from '../providers/chat/canned-replies.ts';
@@ -228,7 +229,7 @@ export function scoreChunks(candidates: RetrievalCandidate[], stats: RankingStat
         (c.lexical > 0 ? 1 / (RRF_K + i + 1) : 0) +
         (c.vectorRank !== null ? params.vectorWeight / (RRF_K + c.vectorRank) : 0) +
         (c.lsaRank !== null ? params.lsaWeight / (RRF_K + c.lsaRank) : 0) +
-        (pairs.length > 0 && c.lexical > 0 ? (params.proximityWeight / RRF_K) * proximity(c, pairs) : 0);
+        (pairs.length > 0 && c.lexical > 0 ? (params.proximityWeight / RRF_K) * proximity(c, pairs, stats.queryTerms) : 0);
     });
   return scored;
 }
@@ -251,11 +252,55 @@ export function closePairs(stats: RankingStats, weights: readonly number[]): [nu
   return out;
 }
 
-/** Share of the question's close pairs that stand as close in the chunk, in [0, 1]. */
-export function proximity(c: Pick<RetrievalCandidate, 'termPositions'>, pairs: readonly [number, number][]): number {
+/**
+ * Share of the question's close pairs that stand as close in the chunk, in [0, 1], and in one of its
+ * sentences: the index's positions run on across a full stop, a colon and a table's cells, so "the
+ * dining *room*: full Cornish, *smoked* haddock" stood as close as "smoke in my room" asks, and a
+ * price list's "*Microchip* | £25" row beside "*Cat* spay" as "microchip my cat". A pair whose
+ * words the chunk's own analysis does not find (a word only in its heading, a stem the two analysers
+ * make apart) counts by the positions alone.
+ */
+export function proximity(
+  c: Pick<RetrievalCandidate, 'termPositions'> & Partial<Pick<RetrievalCandidate, 'content'>>,
+  pairs: readonly [number, number][],
+  terms?: readonly string[],
+): number {
   if (pairs.length === 0) return 0;
   const pos = c.termPositions ?? [];
-  return pairs.filter(([i, j]) => near(pos[i], pos[j])).length / pairs.length;
+  const close = pairs.filter(([i, j]) => near(pos[i], pos[j]));
+  if (close.length === 0 || !terms || c.content === undefined) return close.length / pairs.length;
+  const sentences = sentencesOf(c.content).map((s) => new Set(analyze(s).map((t) => t.stem)));
+  const found = (t: string | undefined) => t !== undefined && sentences.some((s) => s.has(t));
+  const together = close.filter(([i, j]) => {
+    const a = terms[i];
+    const b = terms[j];
+    return !found(a) || !found(b) || sentences.some((s) => s.has(a as string) && s.has(b as string));
+  });
+  return together.length / pairs.length;
+}
+
+/** Where a sentence ends within a line: a full stop, a colon or a semicolon before a space. */
+const SENTENCE_BREAK = /[.!?:;](?=\s)/;
+
+/**
+ * A chunk's sentences for proximity: each line's sentences, and a table's row (cells joined by " | ",
+ * as the crawler writes them) with the table's first row, which names its columns — "Ticket | Price"
+ * above "Adult | £9.50" is an adult ticket's price.
+ */
+function sentencesOf(content: string): string[] {
+  const out: string[] = [];
+  let header: string | undefined;
+  for (const line of content.split('\n')) {
+    if (line.trim() === '') continue;
+    if (TABLE_ROW.test(line)) {
+      out.push(header === undefined ? line : `${header} ${line}`);
+      header ??= line;
+      continue;
+    }
+    header = undefined;
+    out.push(...line.split(SENTENCE_BREAK));
+  }
+  return out;
 }
 
 /** Best first; equal scores by URL and content, so the same question keeps its order. */
@@ -517,50 +562,57 @@ export function absentShare(
   const folded = foldForIntent(options.message ?? '');
   const phrasal = phrasalVerbStems(folded);
   const idioms = idiomStems(folded);
-  let mass = 0;
-  let absent = 0;
   const exponent = siteSize(stats.corpusDocs);
   const onSite = new Set(terms.filter((_, i) => (stats.termDf[i] ?? 0) > 0));
-  terms.forEach((t, i) => {
-    // Numbers and codes (an order number, "REF-3-a1b2c3", a version) are the visitor's particulars,
-    // not the topic: a site that never printed them may still answer the question around them.
-    // So are the visitor's own file names, paths, dotted identifiers and code ("settings/dev.py", ".gz",
-    // "order.total", "{{ total|euro }}"): no site prints them, whatever it is about.
-    if (
-      stats.termFocus[i] === false ||
-      INTENT_STEMS.has(t) ||
-      phrasal.has(t) ||
-      idioms.has(t) ||
-      ((stats.termDf[i] ?? 0) === 0 &&
-        (WHEN_STEMS.has(t) || NUMBER_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)) || (timing && TIME_STEMS.has(t)))) ||
-      isCompoundOf(t, terms) ||
-      // "photos" of a site that says "photographs", "biggest" of one that says "big" (clippings.ts: the other form is searched too).
-      ((stats.termDf[i] ?? 0) === 0 && otherFormStems(t).some((s) => onSite.has(s))) ||
-      /\d/.test(t) ||
-      /[./]/.test(t) ||
-      extensions.has(t) ||
-      code.some((w) => w.startsWith(t))
-    )
-      return;
-    // A word in every chunk of the site is what the site is about ("flowers" on a florist's), and says
-    // nothing of whether it answers this question: "do you do funeral flowers?" is asked of "funeral".
-    if (stats.corpusDocs > 1 && (stats.termDf[i] ?? 0) >= stats.corpusDocs) return;
-    let w = weights[i] ?? 0;
-    // An absent word weighs as a word of one chunk would: absent is "rarer than anything the site
-    // says", not infinitely rare. On a site of thousands of chunks that changes little; on one of
-    // five, an absent word weighed twice the site's rarest one and one of two words decided alone.
-    if ((stats.termDf[i] ?? 0) === 0 && w > 0) w = idfOf(1, stats.corpusDocs);
-    // On a small site every word of the question counts alike (idf^0); from LARGE_SITE_CHUNKS up, by its idf.
-    if (w > 0) w **= exponent;
-    if ((stats.termDf[i] ?? 0) === 0 && !options.misspelt?.has(t)) {
-      // A name the visitor typed (a product, a tool, an API) that the site never mentions says most
-      // plainly that the site is not about it.
-      if (names.some((n) => n.startsWith(t))) w *= params.namedWeight;
-      absent += w;
-    }
-    mass += w;
-  });
-  return mass > 0 ? absent / mass : 0;
+  // A question of nothing but a verb of trade ("Do you ship to the US?", "us" a stop word) asks about
+  // the verb: it is the topic then, and a site that never says it does not answer.
+  const share = absentShareOf(false);
+  return share.mass > 0 || !terms.some((t) => INTENT_STEMS.has(t)) ? share.share : absentShareOf(true).share;
+
+  function absentShareOf(verbsAreTopic: boolean): { share: number; mass: number } {
+    let mass = 0;
+    let absent = 0;
+    terms.forEach((t, i) => {
+      // Numbers and codes (an order number, "REF-3-a1b2c3", a version) are the visitor's particulars,
+      // not the topic: a site that never printed them may still answer the question around them.
+      // So are the visitor's own file names, paths, dotted identifiers and code ("settings/dev.py", ".gz",
+      // "order.total", "{{ total|euro }}"): no site prints them, whatever it is about.
+      if (
+        stats.termFocus[i] === false ||
+        (!verbsAreTopic && INTENT_STEMS.has(t)) ||
+        phrasal.has(t) ||
+        idioms.has(t) ||
+        ((stats.termDf[i] ?? 0) === 0 &&
+          (WHEN_STEMS.has(t) || NUMBER_STEMS.has(t) || (pricing && PRICE_STEMS.has(t)) || (timing && TIME_STEMS.has(t)))) ||
+        isCompoundOf(t, terms) ||
+        // "photos" of a site that says "photographs", "biggest" of one that says "big" (clippings.ts: the other form is searched too).
+        ((stats.termDf[i] ?? 0) === 0 && otherFormStems(t).some((s) => onSite.has(s))) ||
+        /\d/.test(t) ||
+        /[./]/.test(t) ||
+        extensions.has(t) ||
+        code.some((w) => w.startsWith(t))
+      )
+        return;
+      // A word in every chunk of the site is what the site is about ("flowers" on a florist's), and says
+      // nothing of whether it answers this question: "do you do funeral flowers?" is asked of "funeral".
+      if (stats.corpusDocs > 1 && (stats.termDf[i] ?? 0) >= stats.corpusDocs) return;
+      let w = weights[i] ?? 0;
+      // An absent word weighs as a word of one chunk would: absent is "rarer than anything the site
+      // says", not infinitely rare. On a site of thousands of chunks that changes little; on one of
+      // five, an absent word weighed twice the site's rarest one and one of two words decided alone.
+      if ((stats.termDf[i] ?? 0) === 0 && w > 0) w = idfOf(1, stats.corpusDocs);
+      // On a small site every word of the question counts alike (idf^0); from LARGE_SITE_CHUNKS up, by its idf.
+      if (w > 0) w **= exponent;
+      if ((stats.termDf[i] ?? 0) === 0 && !options.misspelt?.has(t)) {
+        // A name the visitor typed (a product, a tool, an API) that the site never mentions says most
+        // plainly that the site is not about it.
+        if (names.some((n) => n.startsWith(t))) w *= params.namedWeight;
+        absent += w;
+      }
+      mass += w;
+    });
+    return { share: mass > 0 ? absent / mass : 0, mass };
+  }
 }
 
 /**

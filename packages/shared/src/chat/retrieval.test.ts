@@ -116,6 +116,29 @@ describe('rankPassages', () => {
     expect(flat.map((p) => p.url)).toEqual([apart.url, together.url]);
   });
 
+  it('counts close words only within one sentence, or a table’s row with the row naming its columns', () => {
+    // "Can I smoke in my room?": the index's positions run on across a colon and a table's rows.
+    const smoke = { ...stats(['smoke', 'room'], [10, 10]), queryPositions: [[3], [6]] };
+    const at = (url: string, content: string) =>
+      candidate({ url, content, termTf: [1, 1], termHead: [0, 0], termTitle: [0, 0], termPositions: [[7], [8]] });
+    const acrossColon = at('https://site.example/a-dining', 'Served in the dining room: full Cornish, smoked haddock.');
+    const inSentence = at('https://site.example/z-policies', 'You may not smoke in your room.');
+    const ranking = { ...DEFAULT_RANKING, relatedPageRatio: 0 };
+    expect(rankPassages([acrossColon, inSentence], smoke, { passages: 6, ranking }).map((p) => p.url)).toEqual([
+      inSentence.url,
+      acrossColon.url,
+    ]);
+    const chip = { ...stats(['microchip', 'cat'], [10, 10]), queryPositions: [[3], [5]] };
+    const rows = at('https://site.example/a-prices', 'Item | Price\n\nMicrochip | £25\n\nCat spay | £120');
+    const legal = at('https://site.example/z-services', 'Since June 2024, cats must be microchipped.');
+    expect(rankPassages([rows, legal], chip, { passages: 6, ranking }).map((p) => p.url)).toEqual([legal.url, rows.url]);
+    // A row with the table's first row: "Ticket | Price" above "Adult | £9.50" is an adult ticket.
+    const ticket = { ...stats(['adult', 'ticket'], [10, 10]), queryPositions: [[4], [5]] };
+    const table = at('https://site.example/z-visit', 'Ticket | Price\n\nAdult | £9.50');
+    const apart = at('https://site.example/a-shop', 'Adults welcome. Tickets sold online.');
+    expect(rankPassages([apart, table], ticket, { passages: 6, ranking }).map((p) => p.url)).toEqual([table.url, apart.url]);
+  });
+
   it('boosts the visitor’s page (URL compared normalised) among close pages', () => {
     const a = holding({ url: 'https://site.example/a', pageId: 'a' }, 3, [0, 1]);
     const b = holding({ url: 'https://site.example/b', pageId: 'b' }, 3, [0, 1]);
@@ -397,6 +420,11 @@ describe('absentShare (declining)', () => {
     expect(absentShare(stats(['take', 'bupa'], [2, 0], 5), DEFAULT_RANKING)).toBe(1);
   });
 
+  it('counts a verb of trade when it is all the question asks ("Do you ship to the US?", "us" a stop word)', () => {
+    expect(absentShare(stats(['ship', 'us'], [0, 1], 7), DEFAULT_RANKING)).toBe(1);
+    expect(absentShare(stats(['ship', 'us'], [2, 1], 7), DEFAULT_RANKING)).toBe(0);
+  });
+
   it('does not count a word every chunk of the site holds: what the site is about says nothing of the question', () => {
     // A florist's three chunks all say "flowers": "do you do funeral flowers?" is asked of "funeral".
     expect(absentShare(stats(['funer', 'flower'], [0, 3], 3), DEFAULT_RANKING)).toBe(1);
@@ -624,6 +652,12 @@ describe('withoutMeasureWords', () => {
     expect(withoutMeasureWords('How long is the warranty?')).toBe('how is the warranty?');
     expect(withoutMeasureWords('how often do you deliver, and how far?')).toBe('how do you deliver, and how?');
     expect(withoutMeasureWords('a long warranty for old bikes')).toBe('a long warranty for old bikes');
+  });
+
+  it('drops the verb a duration is asked with: "take the smaller one" is not about delivery', () => {
+    expect(withoutMeasureWords('How long does delivery take?')).toBe('how does delivery?');
+    expect(withoutMeasureWords('how long will the battery last')).toBe('how will the battery');
+    expect(withoutMeasureWords('Can I take my dog?')).toBe('Can I take my dog?');
   });
 });
 

@@ -38,6 +38,11 @@ describe('searchedQuery', () => {
     // Words the industry renamed, both ways.
     ['How do I reject connections from hosts on a DNS blocklist?', 'blacklist'],
     ['how do I whitelist a sender', 'allowlist'],
+    // What a shop's visitor and its pages call one act, both ways.
+    ['Do you ship to the US?', 'delivery'],
+    ['how much is shipping to Germany', 'delivery'],
+    ['Can I swap it for a bigger size?', 'exchange'],
+    ['How long does delivery take?', 'shipping'],
     // An irregular plural and its singular, both ways.
     ['Can I book a table for 10 people?', 'person'],
     ['do you do tooth whitening', 'teeth'],
@@ -78,6 +83,8 @@ describe('searchedQuery', () => {
     ['how do I set up the server', 'setup'],
     ['can I plug in my own parser', 'plugin'],
     ['How do I turn on write-ahead logging?', 'enable'],
+    ['Can I send it back if it does not fit?', 'return'],
+    ['how do I back it up', 'backup'],
     ['switching off the cache', 'disable'],
     ['how do I get rid of this warning', 'remove'],
     ['I finally figured out the port', 'determine'],
@@ -111,8 +118,8 @@ describe('searchedQuery', () => {
     expect(searchedQuery('How do I add an app to the db?')).toEqual({ query: 'How do I add an app to the db?' });
     // Nor a clipped word inside another ("photography" is no "photo"); nor a one-way abbreviation backwards.
     expect(searchedQuery('photography classes for a year')).toEqual({ query: 'photography classes for a year' });
-    // Nor a verb with a particle that makes no noun, or the words apart ("back it up").
+    // Nor a verb with a particle that makes no noun, or the words apart by more than a pronoun ("back the files up").
     expect(searchedQuery('set off up the hill')).toEqual({ query: 'set off up the hill' });
-    expect(searchedQuery('settle up the bill, then back it up')).toEqual({ query: 'settle up the bill, then back it up' });
+    expect(searchedQuery('settle up the bill, then back the files up')).toEqual({ query: 'settle up the bill, then back the files up' });
   });
 });

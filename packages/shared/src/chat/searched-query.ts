@@ -32,8 +32,15 @@ const DAY_GROUPS: [RegExp, string][] = [
  * declined as asking about something the site lacks.
  */
 const HOW_MEASURE = /\bhow\s+(long|often|far|soon|old|big|large|fast|late|early)\b/gi;
+/**
+ * And the verb a duration is asked with: "How long does delivery *take*?", "how long will the battery
+ * *last*?" ask about delivery and the battery; a returns page's "you can *take* it back" is not about
+ * either.
+ */
+const HOW_LONG_VERB = /\s*\b(?:take|takes|took|taking|last|lasts)\b/gi;
 export function withoutMeasureWords(text: string): string {
-  return text.replace(HOW_MEASURE, 'how');
+  const out = text.replace(HOW_MEASURE, 'how');
+  return /\bhow\s+long\b/i.test(text) ? out.replace(HOW_LONG_VERB, '') : out;
 }
 
 /**

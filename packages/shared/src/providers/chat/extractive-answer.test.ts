@@ -236,9 +236,32 @@ describe('composeAnswer', () => {
     ];
     const site = { boat: 0.67, exhibit: 0.67, open: 0.47 };
     // A museum of six chunks: the home page's "boat builders" is another topic.
-    expect(composeAnswer('when does the boats exhibition open', pages, site, undefined, 6).used).toEqual([0]);
+    expect(composeAnswer('is the boats exhibition open yet', pages, site, undefined, 6).used).toEqual([0]);
     // A documentation site of thousands: a related page is often the other half of the answer.
-    expect(composeAnswer('when does the boats exhibition open', pages, site, undefined, 5000).used).toEqual([0, 1]);
+    expect(composeAnswer('is the boats exhibition open yet', pages, site, undefined, 5000).used).toEqual([0, 1]);
+  });
+
+  it('quotes no related page’s sentence that states none of the kind of answer the main quote states', () => {
+    const pages = [
+      passage('a', 'https://s/shop', 'Leith cardigan\nLightweight merino and lambswool cardigan with horn buttons. £145.'),
+      passage('b', 'https://s/', 'Jumpers, cardigans, scarves and hats knitted in our Leith workshop from British wool.'),
+      passage('c', 'https://s/gifts', 'A cardigan gift box costs £5 extra.'),
+    ];
+    // "How much is the cardigan?": the price answers; the home page only names cardigans, the gift box prices one.
+    expect(composeAnswer('How much is the cardigan?', pages, undefined, undefined, 5000).used).toEqual([0, 2]);
+    // Asked for no amount, the home page is about the question too.
+    expect(composeAnswer('Tell me about the cardigan', pages, undefined, undefined, 5000).used).toContain(1);
+  });
+
+  it('takes no line of contact details for the heading of the sentence under it', () => {
+    const contact = passage(
+      'a',
+      'https://s/contact',
+      'Riverside Vets, 14 Mill Lane, Bristol BS3 4QT.\n\nTelephone 0117 496 0802 · Email hello@vets.example\n\nRepeat prescriptions: order online or by email at least 48 hours before you collect.',
+    );
+    expect(composeAnswer('Can I get a repeat prescription?', [{ ...contact, heading: 'Contact us' }]).text).toBe(
+      'Contact us: Repeat prescriptions: order online or by email at least 48 hours before you collect. [1]',
+    );
   });
 
   it('quotes no related page’s question: a FAQ’s question asks, it does not answer', () => {

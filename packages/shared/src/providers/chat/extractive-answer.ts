@@ -663,7 +663,7 @@ function bareHeading(text: string): string {
 /** A heading's most words. */
 const HEADING_WORDS = 10;
 
-/** A line that names a section: short, not prose, not code (nor the tail of a code line, closing a bracket it never opened), a field ("Price: 20 €"), a parameter or a table header. */
+/** A line that names a section: short, not prose, not code (nor the tail of a code line, closing a bracket it never opened), a field ("Price: 20 €"), a parameter, a table header or contact details. */
 function isHeadingLine(sentences: Sentence[], index: number): boolean {
   const s = sentences[index] as Sentence;
   if (s.colonHeading) return true;
@@ -677,7 +677,9 @@ function isHeadingLine(sentences: Sentence[], index: number): boolean {
     !LABEL_LINE.test(s.text) &&
     !TYPED_PARAMETER.test(s.text) &&
     !NOT_A_HEADING.test(s.text) &&
-    !unbalanced(s.text)
+    !unbalanced(s.text) &&
+    // "Telephone 0117 496 0802 · Email hello@…": a contact page's line of details names no section.
+    contactsIn(s.text).length === 0
   );
 }
 
@@ -925,14 +927,17 @@ interface Scored {
 }
 
 /**
- * The kinds of answer a question may ask for, first match wins: whether it asks, and whether a text
- * states one (an amount, a duration, a time or a date, a default).
+ * The kinds of answer a question may ask for, first match wins: whether it asks, whether a text
+ * states one (an amount, a duration, a time or a date, a default), and whether a main quote stating
+ * one answers alone (composeAnswer: no related page's sentence that states none).
  */
-const ANSWER_KINDS: [asks: (message: string) => boolean, states: (text: string) => boolean][] = [
-  [mayAskForPrice, statesPrice],
-  [asksForDuration, statesDuration],
-  [asksForTime, statesTime],
-  [asksForDefault, statesDefault],
+const ANSWER_KINDS: [asks: (message: string) => boolean, states: (text: string) => boolean, alone: boolean][] = [
+  [mayAskForPrice, statesPrice, true],
+  [asksForDuration, statesDuration, true],
+  [asksForTime, statesTime, true],
+  // A question naming a default need not ask for one ("Why do my default argument lists keep values
+  // between calls?"): other pages may say why.
+  [asksForDefault, statesDefault, false],
 ];
 
 /** How much more a sentence stating the kind of answer asked for counts (scoredSentences). */
@@ -1055,6 +1060,18 @@ function tableAt(
   return words <= MAIN_WORDS_WITH_RELATED ? { end, names } : undefined;
 }
 
+/** The sentences a quote from `index` may go on with: to the next heading, within what a quote holds beside related pages. */
+function quotedSection(sentences: Sentence[], index: number): string[] {
+  const out: string[] = [];
+  for (let i = index, words = 0; i < sentences.length && words < MAIN_WORDS_WITH_RELATED; i++) {
+    if (i > index && isHeadingLine(sentences, i)) break;
+    const s = sentences[i] as Sentence;
+    out.push(s.text);
+    words += s.words;
+  }
+  return out;
+}
+
 /** The sentence of `best`'s paragraph just before it, when it states the kind of answer asked for and `best` does not (composeAnswer), scored as `best`. */
 function statedBefore(best: Scored, sentences: Sentence[], scored: Scored[], kind: (text: string) => boolean): Scored | undefined {
   const at = sentences[best.index] as Sentence;
@@ -1111,7 +1128,7 @@ export function composeAnswer(
   const contact = asksForContact(message ?? query);
   const wanted = contact ? (text: string) => statesContact(text, contact) : undefined;
   const asked = message ?? query;
-  const kind = ANSWER_KINDS.find(([asks]) => asks(asked))?.[1];
+  const [, kind, kindAlone] = ANSWER_KINDS.find(([asks]) => asks(asked)) ?? [];
   const scored = passages.map((p, i) =>
     scoredSentences(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind, p.heading),
   );
@@ -1145,7 +1162,11 @@ export function composeAnswer(
   // the others that can ("In order to remove whole directory trees, shutil.rmtree() can be used." below
   // a best sentence that points back), if it is about the question too.
   const fallback = new Map<string, Scored>();
-  const eligible = (b: Scored) => b.score >= RELATED_SHARE * chosen.score && b.score >= floor;
+  // A main quote that states the kind of answer asked for (an amount, a duration…) is the answer; a
+  // related page's sentence that states none only shares a word with the question ("How long does a
+  // divorce take?": "The process takes at least 26 weeks.", not the fees page's "an uncontested divorce").
+  const kindStated = kindAlone === true && kind !== undefined && quotedSection(sentences, chosen.index).some((t) => kind(t));
+  const eligible = (b: Scored) => b.score >= RELATED_SHARE * chosen.score && b.score >= floor && (!kindStated || kind(sentenceAt(b).text));
   // What the answer says: the answering sentence and those the quote may go on with (as many words as
   // a quote holds), and the related sentences already chosen.
   const quotable: string[] = [];
