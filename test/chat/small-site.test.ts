@@ -387,6 +387,122 @@ const CLEANING_UNANSWERABLE = [
   'Do you do pressure washing of driveways?',
 ];
 
+// Four sites written together, with the questions they answer, before any was asked (a vet, a knitwear shop, an
+// inn, a solicitor): the figures on first asking are in each test’s comment. The questions they must decline
+// were written after the first asking.
+const VET: [string, string][] = [
+  ['How much is a vaccination for my dog?', 'prices.html'],
+  ['Are you open on Sunday?', ''],
+  ['How much does it cost to neuter a male dog?', 'prices.html'],
+  ['Do you do home visits?', 'faq.html'],
+  ['how much is a home visit', 'faq.html'],
+  ['Can I pay monthly?', ''],
+  ['Do you take insurance?', 'prices.html'],
+  ['when should I book the travel certificate', 'services.html'],
+  ['Is there somewhere to park?', 'faq.html'],
+  ['Can my pet eat before surgery?', 'faq.html'],
+  ['How old does a kitten need to be for its first jabs?', 'services.html'],
+  ['Do I have to microchip my cat?', 'services.html'],
+  ['What are your opening hours?', ''],
+  ['Are you taking on new patients?', ''],
+  ['Do you do cremation?', 'services.html'],
+  ['How many vets do you have?', ''],
+  ['Can I get a repeat prescription?', 'contact.html'],
+  ['What number do I call at night?', 'emergency.html'],
+  ['Do you treat snakes?', 'services.html'],
+  ['Can you see my horse?', 'services.html'],
+];
+const VET_UNANSWERABLE = [
+  'Do you sell pet food?',
+  'Do you do dog grooming?',
+  'Do you have a cattery for boarding?',
+  'Can I buy flea treatment online?',
+  'Do you offer puppy training classes?',
+  'Do you do acupuncture?',
+];
+const SHOP: [string, string][] = [
+  ['How long does delivery take?', 'delivery.html'],
+  ['Do you ship to the US?', 'delivery.html'],
+  ['Can I return a jumper?', 'returns.html'],
+  ['How long do I have to send something back?', 'returns.html'],
+  ['Can I swap for a bigger size?', 'returns.html'],
+  ["What size should I get if I'm a UK 14?", 'sizes.html'],
+  ['Can I put the scarf in the washing machine?', 'shop.html'],
+  ['Do you sell gift vouchers?', ''],
+  ['How long is a gift card valid?', ''],
+  ['Can I pick up my order?', 'delivery.html'],
+  ['Do you have a shop I can visit?', 'about.html'],
+  ['Is the wool mulesing free?', 'shop.html'],
+  ['Are your jumpers unisex?', 'sizes.html'],
+  ['Do I have to pay customs to Canada?', 'delivery.html'],
+  ['Can I return a monogrammed scarf?', 'returns.html'],
+  ['How much is the cardigan?', 'shop.html'],
+  ['Who started the company?', 'about.html'],
+  ['Are the jumpers made from merino?', 'shop.html'],
+];
+const SHOP_UNANSWERABLE = [
+  'Is it vegan?',
+  "Do you do kids' sizes?",
+  'Do you sell socks?',
+  'Do you have a loyalty scheme?',
+  'Can I pay with Klarna?',
+  'Do you make dresses?',
+];
+const HOTEL: [string, string][] = [
+  ['What time is check in?', 'policies.html'],
+  ['Can I check out late?', 'policies.html'],
+  ['Do you allow dogs?', 'policies.html'],
+  ['Is there parking?', 'find-us.html'],
+  ['Is breakfast included?', 'rooms.html'],
+  ['What time is breakfast?', 'dining.html'],
+  ['Do you have a lift?', 'rooms.html'],
+  ['How much is a family room?', 'rooms.html'],
+  ['Do you have a cot?', 'rooms.html'],
+  ['Can I cancel my booking?', 'policies.html'],
+  ['How do I get there by train?', 'find-us.html'],
+  ['Is there wifi?', ''],
+  ['Can I smoke in my room?', 'policies.html'],
+  ['How far is the beach?', ''],
+  ['How far is the airport?', 'find-us.html'],
+  ['Do you need a deposit?', 'policies.html'],
+  ['Do you have a room with a balcony?', 'rooms.html'],
+  ['Is there a restaurant?', 'dining.html'],
+];
+const HOTEL_UNANSWERABLE = [
+  'Do you have a pool?',
+  'Is there a gym?',
+  'Do you have a spa?',
+  'Can I get an airport shuttle?',
+  'Do you have electric car charging?',
+  'Is there a kids club?',
+];
+const SOLICITOR: [string, string][] = [
+  ['How much is a will?', 'fees.html'],
+  ['Do you do legal aid?', 'family.html'],
+  ['How long does buying a house take?', 'conveyancing.html'],
+  ['Can you help with my divorce?', 'family.html'],
+  ['How much does a divorce cost?', 'fees.html'],
+  ['Do you charge by the hour?', 'fees.html'],
+  ['Do you do powers of attorney?', 'wills.html'],
+  ['Where do you keep my will?', 'wills.html'],
+  ['Do you offer a free consultation?', ''],
+  ['Can I see someone in the evening?', 'contact.html'],
+  ['What documents do I need to buy a house?', 'conveyancing.html'],
+  ['How long does a divorce take?', 'family.html'],
+  ['Where can I park?', 'contact.html'],
+  ['Do you do mediation?', 'family.html'],
+  ['How much for selling my house?', 'fees.html'],
+  ["Can you deal with my mum's estate?", 'wills.html'],
+];
+const SOLICITOR_UNANSWERABLE = [
+  'Do you do immigration law?',
+  'Do you handle criminal cases?',
+  'Can you help with a speeding ticket?',
+  'Do you do employment tribunals?',
+  'Can you help me sue my landlord?',
+  'Do you do personal injury claims?',
+];
+
 describe('small sites', () => {
   let kb: Kbchat;
   const sites: FixtureServer[] = [];
@@ -630,5 +746,62 @@ describe('small sites', () => {
     expect(right).toContain('¿Puedo pagar con Bizum?');
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(5);
     for (const question of ['¿Tenéis parking?', '¿Hacéis manicura?']) expect((await ask(question)).answer, question).toMatch(/^No lo sé/);
+  });
+
+  it('a vet: prices in a table, services under headings, a contact page of details', async () => {
+    const { ask, score } = await askSite('vet', 'Riverside Vets', 6);
+    const { right, declined } = await score(VET, VET_UNANSWERABLE);
+    // First asked: 17 of 20, 3 of 6. "Do I have to microchip my cat?" went to the price list, whose
+    // "Microchip | £25" row stands beside "Cat spay" (close in the index, not in one sentence); now the
+    // services page's "It is a legal requirement for dogs and, since June 2024, cats…". Unanswered
+    // wrongly: "pet food" (the fasting before an operation), "dog grooming" (the dogs' vaccinations).
+    expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(17);
+    expect(right).toContain('Do I have to microchip my cat?');
+    expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(3);
+    // The contact page's line of details is no heading of the sentence under it.
+    expect((await ask('Can I get a repeat prescription?')).answer).toMatch(/^Contact us: Repeat prescriptions: order online/);
+  });
+
+  it('a knitwear shop: delivery asked as shipping, returns, a size table', async () => {
+    const { ask, score } = await askSite('shop', 'Wren & Thistle', 6);
+    const { right, declined } = await score(SHOP, SHOP_UNANSWERABLE);
+    // First asked: 15 of 18, 4 of 6. "Do you ship to the US?" ("us" a stop word) had no word but the
+    // verb, which counts for nothing beside a thing asked about: the size guide was quoted. Now the verb
+    // is the question, searched as "delivery" too.
+    expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(15);
+    expect(right).toContain('Do you ship to the US?');
+    expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(3);
+    // "How long … take": the verb asks for the duration, it is no word a page must hold ("take the smaller one").
+    const delivery = await ask('How long does delivery take?');
+    expect(delivery.answer).toMatch(/^Delivery — UK standard/);
+    expect(delivery.answer).not.toContain('smaller one');
+    // The price answers: no related page's sentence that names the cardigan and no price.
+    expect((await ask('How much is the cardigan?')).answer).toBe(
+      'Leith cardigan: Lightweight merino and lambswool cardigan with horn buttons. Sizes XS–XL. £145. [1]',
+    );
+  });
+
+  it('an inn: rooms in a table, policies under headings, a dining page', async () => {
+    const { ask, score } = await askSite('hotel', 'The Harbour Inn', 5);
+    const { right, declined } = await score(HOTEL, HOTEL_UNANSWERABLE);
+    // First asked: 16 of 18, 4 of 6. "Can I smoke in my room?" quoted the "dining room: full Cornish,
+    // smoked haddock" — close words across a colon; now "The inn is non-smoking throughout…".
+    expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(16);
+    expect(right).toContain('Can I smoke in my room?');
+    expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(3);
+    expect((await ask('Do you have a lift?')).answer).toBe(
+      'Our rooms: There is no lift; the harbour view rooms are on the second and third floors. [1]',
+    );
+  });
+
+  it('a solicitor: fixed fees in a table, services by page, a regulator in the footer', async () => {
+    const { ask, score } = await askSite('solicitor', 'Marsh Cooper Solicitors', 6);
+    const { right, declined } = await score(SOLICITOR, SOLICITOR_UNANSWERABLE);
+    // First asked and now: 11 of 16, 5 of 6. Missed: "will" is a stop word ("How much is a will?",
+    // "Where do you keep my will?"), "house" is the fee table's word where the conveyancing page says
+    // "home" and "purchase", "immigration law" is half on the site.
+    expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(10);
+    expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(4);
+    expect((await ask('How much does a divorce cost?')).answer).toBe('Our fees: Uncontested divorce: £750 plus the £612 court fee. [1]');
   });
 });
