@@ -760,6 +760,10 @@ describe('small sites', () => {
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(3);
     // The contact page's line of details is no heading of the sentence under it.
     expect((await ask('Can I get a repeat prescription?')).answer).toMatch(/^Contact us: Repeat prescriptions: order online/);
+    // The practice's own address, from its contact page: the out-of-hours page names the emergency clinic's.
+    expect((await ask('Where are you?')).answer).toMatch(/^Contact us: Riverside Veterinary Surgery, 14 Mill Lane/);
+    // "bus" and "buses" stem apart.
+    expect((await ask('Is there a bus?')).answer).toBe("Contact us: Buses 24 and 25 stop on East Street, two minutes' walk away. [1]");
   });
 
   it('a knitwear shop: delivery asked as shipping, returns, a size table', async () => {
@@ -776,6 +780,11 @@ describe('small sites', () => {
     expect(delivery.answer).toMatch(/^Delivery — UK standard/);
     expect(delivery.answer).not.toContain('smaller one');
     // The price answers: no related page's sentence that names the cardigan and no price.
+    // The footer's line of details, its number with no word before it, not under the home page's last heading ("Gift cards").
+    expect((await ask('phone number')).answer).toBe(
+      'Customer care: care@wrenandthistle.example · 0131\u00a0496\u00a00455 (Mon–Fri 9am–5pm) [1]',
+    );
+    expect((await ask('where are you based')).answer).toBe('Wren & Thistle Ltd, Unit 4, Leith Workshops, Edinburgh EH6 6QU. [1]');
     expect((await ask('How much is the cardigan?')).answer).toBe(
       'Leith cardigan: Lightweight merino and lambswool cardigan with horn buttons. Sizes XS–XL. £145. [1]',
     );
@@ -789,6 +798,10 @@ describe('small sites', () => {
     expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(16);
     expect(right).toContain('Can I smoke in my room?');
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(3);
+    // The address and the number only in the footer's line of details.
+    expect((await ask('whats the phone number')).answer).toBe(
+      'The Harbour Inn, Quay Street, St Ives, Cornwall TR26 1LT · 01736\u00a0496\u00a0210 · stay@harbourinn.example. [1]',
+    );
     expect((await ask('Do you have a lift?')).answer).toBe(
       'Our rooms: There is no lift; the harbour view rooms are on the second and third floors. [1]',
     );
@@ -803,5 +816,9 @@ describe('small sites', () => {
     expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(10);
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(4);
     expect((await ask('How much does a divorce cost?')).answer).toBe('Our fees: Uncontested divorce: £750 plus the £612 court fee. [1]');
+    // "buy" is the fee table's "purchase".
+    expect((await ask('How much does it cost to buy a house?')).answer).toBe(
+      'Our fees: Purchase of a freehold house up to £500,000: £1,350. [1]',
+    );
   });
 });

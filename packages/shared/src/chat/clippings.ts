@@ -149,8 +149,8 @@ const NAMES: [british: string, american: string][] = [
 
 /**
  * What a shop's visitor and its pages call one act: "Do you *ship* to the US?" of a page on
- * "Delivery", "Can I *swap* it for a bigger size?" of one on "Exchanges". Searched both ways, as the
- * names above.
+ * "Delivery", "Can I *swap* it for a bigger size?" of one on "Exchanges", "How much does it cost to *buy*
+ * a house?" of a fee table's "*Purchase* of a freehold house". Searched both ways, as the names above.
  */
 const TRADE_WORDS: [string, string][] = [
   ['ship', 'deliver delivery'],
@@ -159,6 +159,8 @@ const TRADE_WORDS: [string, string][] = [
   ['delivery', 'shipping'],
   ['swap', 'exchange'],
   ['exchange', 'swap'],
+  ['buy', 'purchase'],
+  ['purchase', 'buy'],
 ];
 
 /**
@@ -284,6 +286,8 @@ const IRREGULAR: [form: string, base: string][] = [
  * "*leaves*". Searched both ways; "man" and "men" are left out ("man page").
  */
 const PLURALS: [singular: string, plural: string][] = [
+  // Regular, but stemmed apart: "bus" is "bu", "buses" "buse" ("Is there a bus?" of "Buses 24 and 25 stop…").
+  ['bus', 'buses'],
   ['person', 'people'],
   ['child', 'children'],
   ['woman', 'women'],
@@ -328,7 +332,10 @@ const OTHER_STEMS = new Map<string, string[]>();
 for (const [word, other] of OTHER) {
   const stem = analyze(word)[0]?.stem;
   if (stem === undefined) continue;
-  OTHER_STEMS.set(stem, [...new Set([...(OTHER_STEMS.get(stem) ?? []), ...analyze(other).map((t) => t.stem)])]);
+  // Keyed by the analyser's stem and by the word itself, which is Postgres's lexeme where the two
+  // stemmers differ ("bus": Porter's "bu", Snowball's "bus").
+  for (const key of new Set([stem, word]))
+    OTHER_STEMS.set(key, [...new Set([...(OTHER_STEMS.get(key) ?? []), ...analyze(other).map((t) => t.stem)])]);
 }
 
 /** The stems of a stem's other form and, when it is a superlative, of its base ("biggest" → ["big"]): what the absent-words rule looks for on the site. */

@@ -28,6 +28,11 @@ describe('contact questions', () => {
     ['¿Cuál es vuestro horario?', 'hours'],
     ['Wie sind Ihre Öffnungszeiten?', 'hours'],
     ['Comment vous contacter ?', 'any'],
+    // The words alone, as a chat box is typed into.
+    ['phone number?', 'phone'],
+    ['contact number', 'phone'],
+    ['email address?', 'email'],
+    ['address?', 'address'],
   ])('%j asks for the business’s %s', (message, kind) => {
     expect(asksForContact(message)).toBe(kind);
   });
@@ -46,6 +51,8 @@ describe('contact questions', () => {
     'What time do you close on Friday?',
     'When do you open on weekdays?',
     'How many hours does the backup take?',
+    'phone number format',
+    'email address validation',
   ])('%j does not', (message) => {
     expect(asksForContact(message)).toBeUndefined();
   });
@@ -61,6 +68,10 @@ describe('contact questions', () => {
     expect(statesContact('De martes a viernes de 10:00 a 20:00 y sábados de 9:00 a 14:00.', 'hours')).toBe(true);
     expect(statesContact('An air-con regas costs £59 and takes about an hour.', 'hours')).toBe(false);
     expect(statesContact('The job runs at 2am.', 'hours')).toBe(false);
+    // A footer's line of details gives the number with no word before it: the line says what it is.
+    expect(statesContact('The Harbour Inn, Quay Street, St Ives TR26 1LT · 01736 496 210 · stay@inn.example', 'phone')).toBe(true);
+    expect(statesContact('Customer care: care@shop.example · 0131 496 0455 (Mon–Fri 9am–5pm)', 'phone')).toBe(true);
+    expect(statesContact('Order 0131 496 0455 was shipped.', 'phone')).toBe(false);
     // Documentation: numbers and addresses that are none of these.
     for (const text of [
       'The server listens on 127.0.0.1:5432 by default.',

@@ -23,6 +23,8 @@ const ASKS: [ContactKind, RegExp][] = [
     new RegExp(
       [
         String.raw`\b${YOUR} (?:tele)?phone\b|\bthe (?:tele)?phone number\b|\b${YOUR} (?:mobile|whatsapp|number)\b|\bnumber (?:to|i can|can i) call\b`,
+        // The words alone, as a chat box is typed into: "phone number?", "contact number".
+        String.raw`^\W*(?:(?:tele)?phone|contact)(?: (?:number|no))?\W*$`,
         String.raw`\bhow (?:can|do|could|should) i (?:call|phone|ring) (?:you|u)\b`,
         String.raw`\b(?:su|tu|vuestro) (?:numero de )?telefono\b|\bel (?:numero de )?telefono\b`,
         String.raw`\b(?:votre|ton) (?:numero de )?telephone\b|\ble numero de telephone\b`,
@@ -35,7 +37,7 @@ const ASKS: [ContactKind, RegExp][] = [
     'email',
     new RegExp(
       [
-        String.raw`\b${YOUR} e-?mail\b|\b(?:can|do|could|should) i e-?mail (?:you|u)\b|\bthe e-?mail (?:address )?(?:of|for) (?:you|the (?:shop|store|office|company|business))\b`,
+        String.raw`^\W*e-?mail(?: address)?\W*$|\b${YOUR} e-?mail\b|\b(?:can|do|could|should) i e-?mail (?:you|u)\b|\bthe e-?mail (?:address )?(?:of|for) (?:you|the (?:shop|store|office|company|business))\b`,
         String.raw`\b(?:su|tu|vuestro) (?:correo|e-?mail)\b|\b(?:votre|ton) (?:adresse )?(?:e-?mail|courriel)\b`,
         String.raw`\b(?:ihre|deine|eure) e-?mail\b|\b(?:seu|teu) e-?mail\b`,
       ].join('|'),
@@ -47,7 +49,7 @@ const ASKS: [ContactKind, RegExp][] = [
       [
         String.raw`\bwhere (?:are|r) (?:you|u|ya)(?: guys)? (?:located|based|situated)\b|\bwhere (?:are|r) (?:you|u|ya)(?: guys)?\s*[?!.]*$`,
         String.raw`\bwhere (?:is|are) (?:your|the) (?:shop|store|office|offices|workshop|studio|clinic|practice|surgery|restaurant|hotel|salon|garage|showroom|location|premises|branch|branches|headquarters|building|warehouse)\b`,
-        String.raw`\bwhere can i find (?:you|u)\b`,
+        String.raw`\bwhere can i find (?:you|u)\b|^\W*(?:address|location)\W*$`,
         String.raw`\b${YOUR} (?:address|location|premises)\b|\bwhat(?:'?s| is) the (?:address|location)\b(?!\s+(?:of|for|to|in|on|that|which|where)\b)|\bhow (?:do|can) i get to (?:you|your)\b|\bdirections to (?:you|your)\b`,
         String.raw`\bdonde (?:estan|estais|esta (?:la|el|su|tu)|se encuentran|os encontramos|queda)\b|\b(?:su|tu|vuestra) (?:direccion|ubicacion)\b`,
         String.raw`\bou (?:etes[- ]vous|es[- ]tu|se trouve|vous trouver)\b|\b(?:votre|ton) adresse\b`,
@@ -117,7 +119,19 @@ function introduced(text: string, index: number, words: RegExp): boolean {
 }
 
 function statesPhone(text: string): boolean {
-  return listedPhonesIn(text).some((p) => introduced(text, p.index, PHONE_WORD));
+  return listedPhonesIn(text).some((p) => introduced(text, p.index, PHONE_WORD) || detailsPart(text, p.index, p.text));
+}
+
+/**
+ * Whether the number opens a part of its own in a line of details: a footer's "The Harbour Inn, Quay
+ * Street, St Ives TR26 1LT · 01736 496 210 · stay@…" or "care@… · 0131 496 0455 (Mon–Fri 9am–5pm)"
+ * gives it with no word before it, and the line says what it is.
+ */
+function detailsPart(text: string, index: number, found: string): boolean {
+  const start = text.lastIndexOf('\n', index) + 1;
+  const end = text.indexOf('\n', index);
+  const parts = text.slice(start, end < 0 ? undefined : end).split(/\s+[·•|]\s+/);
+  return parts.length >= 2 && parts.some((part) => part.trim().startsWith(found));
 }
 
 function statesEmail(text: string): boolean {
@@ -146,6 +160,22 @@ export function statesContact(text: string, kind: ContactKind): boolean {
     case 'any':
       return statesPhone(text) || statesEmail(text) || ADDRESS.test(text);
   }
+}
+
+/**
+ * A page given to the business's own details, by its address or its name ("/contact", "Find us",
+ * "Visit", "Kontakt", "Location"): where a site states its address, not a partner's — a vet's
+ * out-of-hours page names the emergency clinic's address and number.
+ */
+const CONTACT_PAGE =
+  /\b(?:contact(?:[-_ ]?us)?|contacto|contato|kontakt|find[-_ ]?us|visit(?:[-_ ]?us)?|locations?|directions|getting[-_ ]here|how[-_ ]to[-_ ]find[-_ ]us|impressum)\b/i;
+
+export function isContactPage(url: string, title: string): boolean {
+  let path = url;
+  try {
+    path = new URL(url).pathname;
+  } catch {}
+  return CONTACT_PAGE.test(path.replace(/\.[a-z]+$/i, '')) || CONTACT_PAGE.test(title.split(/\s+[|—–-]\s+/)[0] ?? '');
 }
 
 /**

@@ -13,7 +13,15 @@ import {
   scoreChunks,
   termWeights,
 } from './ranking.ts';
-import { dropNearDuplicates, type RankedPassage, rankPassages, siteSpecificity, sourcesOf, wordsApart } from './retrieval.ts';
+import {
+  answerablePassages,
+  dropNearDuplicates,
+  type RankedPassage,
+  rankPassages,
+  siteSpecificity,
+  sourcesOf,
+  wordsApart,
+} from './retrieval.ts';
 import { withoutMeasureWords } from './searched-query.ts';
 
 let n = 0;
@@ -353,6 +361,29 @@ describe('a page treating a variant of another page’s subject', () => {
   });
 });
 
+describe('contact questions', () => {
+  it('answer from the business’s contact page when it states what is asked, before a page that states a partner’s', () => {
+    const q = { ...stats(['address', 'contact', 'find'], [2, 2, 2], 8), termFocus: [false, false, false] };
+    const emergency = holding(
+      { url: 'https://site.example/emergency.html', pageId: 'e', content: 'Out of hours: Vets Now, 220 Gloucester Road, Bristol BS7 8NZ.' },
+      3,
+      [0, 1, 2],
+    );
+    const contact = holding(
+      { url: 'https://site.example/contact.html', pageId: 'c', content: 'Riverside Vets, 14 Mill Lane, Bristol BS3 4QT.' },
+      3,
+      [1],
+    );
+    const result = { ...q, candidates: [emergency, contact], misspelt: [] } as never;
+    expect(answerablePassages(result, 'Where are you?', settings).passages[0]?.url).toBe(contact.url);
+    // Without a contact page, the best-ranked page that states one.
+    const other = { ...contact, url: 'https://site.example/team.html' };
+    expect(
+      answerablePassages({ ...q, candidates: [emergency, other], misspelt: [] } as never, 'Where are you?', settings).passages[0]?.url,
+    ).toBe(emergency.url);
+  });
+});
+
 describe('absentShare (declining)', () => {
   it('is the share of the question’s idf mass that no page holds', () => {
     expect(absentShare(stats(['offic', 'phone', 'address'], [0, 0, 40]), DEFAULT_RANKING)).toBeGreaterThan(0.7);
@@ -379,6 +410,8 @@ describe('absentShare (declining)', () => {
     const biggest = { ...stats(['big', 'biggest', 'email', 'accept'], [45, 0, 192, 166], 3236), termFocus: [false, true, true, true] };
     expect(absentShare(biggest, DEFAULT_RANKING)).toBe(0);
     expect(absentShare({ ...biggest, termDf: [0, 0, 192, 166] }, DEFAULT_RANKING)).toBeGreaterThan(0.3);
+    // "Is there a bus?" of "Buses 24 and 25 stop…": Postgres's lexeme "bus" is not the analyser's stem "bu".
+    expect(absentShare({ ...stats(['bus', 'buse'], [0, 1], 8), termFocus: [true, false] }, DEFAULT_RANKING)).toBe(0);
   });
 
   it('does not count the verb of a phrasal verb that names no thing, only one whose noun pages use', () => {

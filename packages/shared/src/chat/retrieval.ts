@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { normalizeUrl } from '../crawl/url.ts';
 import type { Pool } from '../db/pool.ts';
 import { type CandidateResult, holdTogether, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
-import { asksForContact, statesContact } from './contact-question.ts';
+import { asksForContact, isContactPage, statesContact } from './contact-question.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
 import { asksForPrice, mayAskForPrice, statesPrice } from './price-question.ts';
 import {
@@ -179,7 +179,9 @@ export function answerablePassages(
   if (contact) {
     if (result.candidates.length === 0) return { passages: [], absent };
     const states = (p: RankedPassage) => statesContact(p.content, contact);
-    const ranked = pageFirst(rankPassages(result.candidates, result, settings, pageUrl), states);
+    const passages = rankPassages(result.candidates, result, settings, pageUrl);
+    // The business's contact page first when it states them: another page may state a partner's.
+    const ranked = pageFirst(passages, (p) => states(p) && isContactPage(p.url, p.title)) ?? pageFirst(passages, states);
     if (ranked) return { passages: ranked, absent };
     // The page that states them may rank below the answer's pages — a home page whose footer gives the
     // phone number, beside a contact page that says "call us": the best-ranked candidate that states them.

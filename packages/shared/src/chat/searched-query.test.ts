@@ -43,6 +43,9 @@ describe('searchedQuery', () => {
     ['how much is shipping to Germany', 'delivery'],
     ['Can I swap it for a bigger size?', 'exchange'],
     ['How long does delivery take?', 'shipping'],
+    ['How much does it cost to buy a house?', 'purchase'],
+    // A regular plural the stemmer keeps apart from its singular.
+    ['Is there a bus?', 'buses'],
     // An irregular plural and its singular, both ways.
     ['Can I book a table for 10 people?', 'person'],
     ['do you do tooth whitening', 'teeth'],

@@ -1246,6 +1246,27 @@ describe('composeAnswer and contact details', () => {
     );
     // Another question does not quote the line.
     expect(composeAnswer('Do you fix all makes?', page).text).toBe('Car servicing in Sheffield: We fix all makes and models. [1]');
+    // A line of details that holds no word of the question ("whats the phone number"), its number with no word before it.
+    const inn = passage(
+      'b',
+      'https://s/',
+      'Twelve bedrooms above a pub.\n\nThe Harbour Inn, Quay Street, St Ives TR26 1LT · 01736 496 210 · stay@harbourinn.example',
+    );
+    // Under a section that is not about them (a footer folded into the home page's last one), and as a "label: details" line.
+    const shop = passage(
+      'c',
+      'https://s/',
+      'Digital gift cards from £25.\n\nCustomer care: care@shop.example · 0131 496 0455 (Mon–Fri 9am–5pm)\n\nWren & Thistle Ltd, Unit 4, Leith Workshops, Edinburgh EH6 6QU.',
+    );
+    expect(composeAnswer('where are you based', [{ ...shop, heading: 'Gift cards' }]).text).toBe(
+      'Wren & Thistle Ltd, Unit 4, Leith Workshops, Edinburgh EH6 6QU. [1]',
+    );
+    expect(composeAnswer('phone number', [{ ...shop, heading: 'Gift cards' }]).text).toBe(
+      'Customer care: care@shop.example · 0131\u00a0496\u00a00455 (Mon–Fri 9am–5pm) [1]',
+    );
+    expect(composeAnswer('whats the phone number', [{ ...inn, heading: 'A harbourside inn' }]).text).toBe(
+      'The Harbour Inn, Quay Street, St Ives TR26 1LT · 01736\u00a0496\u00a0210 · stay@harbourinn.example. [1]',
+    );
   });
 
   it('quotes the phone number and address a sentence introduces, after its colon', () => {

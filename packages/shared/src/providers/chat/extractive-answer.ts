@@ -1,4 +1,4 @@
-import { asksForContact, statesContact } from '../../chat/contact-question.ts';
+import { asksForContact, isContactPage, statesContact } from '../../chat/contact-question.ts';
 import { asksForDefault, statesDefault } from '../../chat/default-question.ts';
 import { asksForDuration, statesDuration } from '../../chat/duration-question.ts';
 import { mayAskForPrice, statesPrice } from '../../chat/price-question.ts';
@@ -1004,7 +1004,7 @@ function scoredSentences(
     // title or heading names the topic lifts its sentences a little. A sentence stating what a
     // contact question asks for (the address, the phone number) is the answer, whatever its words.
     const covered = priced ? under : coverage(terms, analyze(table ? table.names : list ? `${s.text} ${list.lines.join(' ')}` : s.text));
-    if ((s.row || labelled || item || details) && covered === 0) return;
+    if (!contactLine && (s.row || labelled || item || details) && covered === 0) return;
     // A sentence stating the kind of answer the question asks for (an amount for "how much", a
     // duration for "how long") and holding a word of it counts as if it held half as much again.
     // A table states it when one of its rows does.
@@ -1017,6 +1017,9 @@ function scoredSentences(
   });
   return out;
 }
+
+/** A section about opening hours, whose name a quote of them keeps ("Opening hours: Monday to Friday 8am–7pm"). */
+const HOURS_TOPIC = /\b(?:hours|opening|times|horarios?|horaires?|öffnungszeiten)\b/i;
 
 /** What separates a footer's details ("Fenwick & Hale Ltd · 3 Market Row, Norwich NR2 1NB · Regulated by the ICAEW"). */
 const DETAILS_SEPARATOR = ' · ';
@@ -1203,7 +1206,10 @@ export function composeAnswer(
   const budget = related.length > 0 ? MAIN_WORDS_WITH_RELATED : MAIN_WORDS;
   // The main quote under what it is about, then the related pages' sentences, each cited.
   const answerWith = (said: string, from: number, titled = true, colon = ': '): ExtractiveAnswer => {
-    const topic = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, said) : '';
+    const named = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, said) : '';
+    // Contact details quoted under a section that is not about them (a footer folded into the home page's
+    // last section, "Gift cards"): the details say what they are.
+    const topic = named && wanted?.(said) && !isContactPage('', named) && !HOURS_TOPIC.test(named) ? '' : named;
     // A field's label that only says it describes ("Description: If this option is true…") goes when the
     // topic names the entry; a warning's or a note's stays.
     const label = /^([^:]{1,30}):\s+/.exec(said);
