@@ -31,8 +31,8 @@ export async function refreshLsa(pool: Pool, clientId: string): Promise<number> 
     `SELECT d.id, d.fts::text AS fts
        FROM documents d
       WHERE d.client_id = $1 AND d.fts <> ''::tsvector
-      -- In page order, not by id (random): the same pages learn the same vectors whatever order the
-      -- crawl stored them in (the range finder is seeded; the matrix's row order was not).
+      -- In page order, not by id (random): the range finder's start is each chunk's own (embedding/lsa.ts),
+      -- and a fixed order keeps even the floating-point sums the same for the same pages.
       ORDER BY d.url, d.chunk_index, d.id`,
     [clientId],
   );

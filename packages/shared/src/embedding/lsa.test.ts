@@ -52,6 +52,37 @@ describe('buildLsa', () => {
     expect(buildLsa(site(LSA_MIN_CHUNKS - 1))).toBeUndefined();
   });
 
+  it('learns the same relations whatever the chunks’ order, and nearly the same with a chunk more', () => {
+    // Text without a few clear topics (random words): the range finder's result depends on where it
+    // starts, and each chunk's start is its own.
+    let state = 7;
+    const next = () => {
+      state = (state * 48271) % 2147483647;
+      return state;
+    };
+    const chunks = Array.from({ length: 300 }, () => {
+      const lexemes = [...new Set(Array.from({ length: 8 }, () => `w${next() % 400}`))];
+      return { lexemes, counts: lexemes.map(() => 1 + (next() % 3)) };
+    });
+    const relations = (model: ReturnType<typeof buildLsa>, ids: number[]) =>
+      ids.flatMap((a) => ids.map((b) => cosine(model?.chunks[a] as Float32Array, model?.chunks[b] as Float32Array)));
+    const ids = [0, 5, 17, 42, 99, 150, 200, 299];
+    const base = relations(buildLsa(chunks, { dimensions: 20 }), ids);
+    // Reversed: chunk i is at 299 - i.
+    const reversed = relations(
+      buildLsa([...chunks].reverse(), { dimensions: 20 }),
+      ids.map((i) => 299 - i),
+    );
+    for (let i = 0; i < base.length; i++) expect(reversed[i] as number).toBeCloseTo(base[i] as number, 4);
+    // One chunk more at the start (a page added): the relations move by little, not by a new random start.
+    const added = relations(
+      buildLsa([{ lexemes: ['w1', 'w2', 'w3'], counts: [1, 1, 1] }, ...chunks], { dimensions: 20 }),
+      ids.map((i) => i + 1),
+    );
+    const moved = Math.max(...base.map((x, i) => Math.abs(x - (added[i] as number))));
+    expect(moved).toBeLessThan(0.05);
+  });
+
   it('reads lexemes and their occurrence counts from a tsvector as Postgres prints it', () => {
     // SELECT $$'it''s':1,3 'back\\slash' 'x':2A,5,9C$$::tsvector::text, and a stripped one.
     expect(parseTsvector("'back\\\\slash' 'it''s':1,3 'x':2A,5,9C")).toEqual({ lexemes: ['back\\slash', "it's", 'x'], counts: [1, 2, 3] });

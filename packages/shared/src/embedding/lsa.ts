@@ -148,10 +148,17 @@ export function buildLsa(input: LsaInput[], options: { dimensions?: number; seed
     return y;
   };
 
-  const rand = random(options.seed ?? 0x5eed);
-  const gaussian = () => Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
+  // Each chunk's row of the random start is drawn from a seed of its own text (its lexemes and counts),
+  // not from one stream in input order: the chunks come in no fixed order, and one chunk more (a page
+  // added, a footer split off) drew every later row anew — the subspace found, and the latent ranks,
+  // moved with it although the pages did not.
+  const seed = options.seed ?? 0x5eed;
   const omega = new Float64Array(n * width);
-  for (let i = 0; i < omega.length; i++) omega[i] = gaussian();
+  input.forEach((c, i) => {
+    const rand = random(seed ^ textHash(c));
+    for (let col = 0; col < width; col++)
+      omega[i * width + col] = Math.sqrt(-2 * Math.log(rand() || 1e-12)) * Math.cos(2 * Math.PI * rand());
+  });
   let q = orthonormalize(transposeTimes(omega), m, width);
   for (let it = 0; it < POWER_ITERATIONS; it++) q = orthonormalize(transposeTimes(orthonormalize(times(q), n, width)), m, width);
   const b = times(q); // n × width: the chunks in the found term subspace
@@ -189,6 +196,21 @@ export function buildLsa(input: LsaInput[], options: { dimensions?: number; seed
   for (const [l, j] of vocab) terms.set(l, { idf: idf[j] as number, vector: project(q, j) });
   const chunks = input.map((_, i) => normalize(project(b, i)));
   return { dimensions: k, terms, chunks };
+}
+
+/** FNV-1a over a chunk's lexemes and counts. */
+function textHash(c: LsaInput): number {
+  let h = 0x811c9dc5;
+  const mix = (code: number) => {
+    h ^= code;
+    h = Math.imul(h, 0x01000193);
+  };
+  c.lexemes.forEach((l, p) => {
+    for (let i = 0; i < l.length; i++) mix(l.charCodeAt(i));
+    mix(32);
+    mix(c.counts[p] ?? 1);
+  });
+  return h >>> 0;
 }
 
 function normalize(v: Float32Array): Float32Array {
