@@ -269,7 +269,7 @@ export function proximity(
   const pos = c.termPositions ?? [];
   const close = pairs.filter(([i, j]) => near(pos[i], pos[j]));
   if (close.length === 0 || !terms || c.content === undefined) return close.length / pairs.length;
-  const sentences = sentencesOf(c.content).map((s) => new Set(analyze(s).map((t) => t.stem)));
+  const sentences = sentenceStems(c.content);
   const found = (t: string | undefined) => t !== undefined && sentences.some((s) => s.has(t));
   const together = close.filter(([i, j]) => {
     const a = terms[i];
@@ -277,6 +277,22 @@ export function proximity(
     return !found(a) || !found(b) || sentences.some((s) => s.has(a as string) && s.has(b as string));
   });
   return together.length / pairs.length;
+}
+
+/**
+ * A chunk's sentences' stems, kept for the chunks seen last: a chunk is scored again for every weight
+ * setting the bench tries, and a popular one for many questions.
+ */
+const stemsCache = new Map<string, Set<string>[]>();
+const STEMS_CACHE_MAX = 5000;
+function sentenceStems(content: string): Set<string>[] {
+  let stems = stemsCache.get(content);
+  if (!stems) {
+    stems = sentencesOf(content).map((s) => new Set(analyze(s).map((t) => t.stem)));
+    if (stemsCache.size >= STEMS_CACHE_MAX) stemsCache.clear();
+    stemsCache.set(content, stems);
+  }
+  return stems;
 }
 
 /** Where a sentence ends within a line: a full stop, a colon or a semicolon before a space. */
