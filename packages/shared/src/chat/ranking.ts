@@ -269,7 +269,7 @@ export function proximity(
   const pos = c.termPositions ?? [];
   const close = pairs.filter(([i, j]) => near(pos[i], pos[j]));
   if (close.length === 0 || !terms || c.content === undefined) return close.length / pairs.length;
-  const sentences = sentenceStems(c.content);
+  const sentences = sentenceStems({ termPositions: pos, content: c.content });
   const found = (t: string | undefined) => t !== undefined && sentences.some((s) => s.has(t));
   const together = close.filter(([i, j]) => {
     const a = terms[i];
@@ -280,17 +280,16 @@ export function proximity(
 }
 
 /**
- * A chunk's sentences' stems, kept for the chunks seen last: a chunk is scored again for every weight
- * setting the bench tries, and a popular one for many questions.
+ * A chunk's sentences' stems, kept as long as the candidate is: a candidate is scored again for every
+ * weight setting the bench tries. Keyed by its positions' array, which the scored copies of one
+ * candidate share (scoreChunks spreads it).
  */
-const stemsCache = new Map<string, Set<string>[]>();
-const STEMS_CACHE_MAX = 5000;
-function sentenceStems(content: string): Set<string>[] {
-  let stems = stemsCache.get(content);
+const stemsCache = new WeakMap<object, Set<string>[]>();
+function sentenceStems(c: Pick<RetrievalCandidate, 'termPositions'> & { content: string }): Set<string>[] {
+  let stems = stemsCache.get(c.termPositions);
   if (!stems) {
-    stems = sentencesOf(content).map((s) => new Set(analyze(s).map((t) => t.stem)));
-    if (stemsCache.size >= STEMS_CACHE_MAX) stemsCache.clear();
-    stemsCache.set(content, stems);
+    stems = sentencesOf(c.content).map((s) => new Set(analyze(s).map((t) => t.stem)));
+    stemsCache.set(c.termPositions, stems);
   }
   return stems;
 }
