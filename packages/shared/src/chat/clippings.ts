@@ -153,13 +153,9 @@ const NAMES: [british: string, american: string][] = [
  * a house?" of a fee table's "*Purchase* of a freehold house". Searched both ways, as the names above.
  */
 const TRADE_WORDS: [string, string][] = [
-  ['ship', 'deliver delivery'],
-  ['shipping', 'delivery'],
   ['deliver', 'ship'],
   ['delivery', 'shipping'],
-  ['swap', 'exchange'],
   ['exchange', 'swap'],
-  ['buy', 'purchase'],
   ['purchase', 'buy'],
 ];
 
@@ -312,7 +308,9 @@ for (const [word, other] of [
   ...ONE_WAY_SPELLINGS,
   ...bothWays(RENAMED),
   ...bothWays(NAMES),
-  ...TRADE_WORDS,
+  ...bothWays(TRADE_WORDS),
+  // "ship" is both the verb and the noun pages use: "deliver" and "delivery" (set after the pair above).
+  ['ship', 'deliver delivery'] as [string, string],
   ...IRREGULAR,
   ...bothWays(PLURALS),
   ['denylist', 'blacklist'] as [string, string],

@@ -1,5 +1,6 @@
 import { emailsIn, listedPhonesIn } from '../contact-details.ts';
 import { foldForIntent } from '../intent/classifier.ts';
+import { pageName } from './ranking.ts';
 import { statesTime } from './time-question.ts';
 
 /**
@@ -175,7 +176,15 @@ export function isContactPage(url: string, title: string): boolean {
   try {
     path = new URL(url).pathname;
   } catch {}
-  return CONTACT_PAGE.test(path.replace(/\.[a-z]+$/i, '')) || CONTACT_PAGE.test(title.split(/\s+[|—–-]\s+/)[0] ?? '');
+  return CONTACT_PAGE.test(path.replace(/\.[a-z]+$/i, '')) || CONTACT_PAGE.test(pageName(title));
+}
+
+/** A section about opening hours, by its name ("Opening hours", "Horarios", "Öffnungszeiten"). */
+const HOURS_SECTION = /\b(?:hours|opening|times|horarios?|horaires?|öffnungszeiten)\b/i;
+
+/** Whether a section's name says it gives the business's details or its hours ("Contact us", "Find us", "Opening hours"). */
+export function namesContactSection(name: string): boolean {
+  return CONTACT_PAGE.test(name) || HOURS_SECTION.test(name);
 }
 
 /**

@@ -1,4 +1,4 @@
-import { asksForContact, isContactPage, statesContact } from '../../chat/contact-question.ts';
+import { asksForContact, namesContactSection, statesContact } from '../../chat/contact-question.ts';
 import { asksForDefault, statesDefault } from '../../chat/default-question.ts';
 import { asksForDuration, statesDuration } from '../../chat/duration-question.ts';
 import { mayAskForPrice, statesPrice } from '../../chat/price-question.ts';
@@ -1018,9 +1018,6 @@ function scoredSentences(
   return out;
 }
 
-/** A section about opening hours, whose name a quote of them keeps ("Opening hours: Monday to Friday 8am–7pm"). */
-const HOURS_TOPIC = /\b(?:hours|opening|times|horarios?|horaires?|öffnungszeiten)\b/i;
-
 /** What separates a footer's details ("Fenwick & Hale Ltd · 3 Market Row, Norwich NR2 1NB · Regulated by the ICAEW"). */
 const DETAILS_SEPARATOR = ' · ';
 
@@ -1209,7 +1206,7 @@ export function composeAnswer(
     const named = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, said) : '';
     // Contact details quoted under a section that is not about them (a footer folded into the home page's
     // last section, "Gift cards"): the details say what they are.
-    const topic = named && wanted?.(said) && !isContactPage('', named) && !HOURS_TOPIC.test(named) ? '' : named;
+    const topic = named && wanted?.(said) && !namesContactSection(named) ? '' : named;
     // A field's label that only says it describes ("Description: If this option is true…") goes when the
     // topic names the entry; a warning's or a note's stays.
     const label = /^([^:]{1,30}):\s+/.exec(said);
