@@ -89,22 +89,24 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
 
 /**
  * The local embedder's vectors are hashed words and word pieces: a second lexical list rather than a
- * semantic one. Where the client's latent list exists it carries what the words alone miss, and the
- * hashed list only counts the words again: the grid's choice over the fifteen bench corpora
- * (bench/retrieval.ts "the grid's choice on every corpus", and fourteen of the fifteen leave-one-corpus-
- * out folds) is no vector list, the latent list at full weight, no title weight and proximity at 1.
- * Without a latent list (a small site: no model under 100 chunks) the hashed list is the only one beside
- * the words, and the weights are those chosen before (vector list and latent list at half, a title word
- * as much again as a heading's, proximity 2): without it, four-to-six-page sites lost 2–3 of 196
- * questions (docs/retrieval.md). A semantic embedder (openai) keeps DEFAULT_RANKING's weights.
+ * semantic one, beside the client's latent list, which carries what the words alone miss. The grid's
+ * choice over the seventeen bench corpora (bench/retrieval.ts "the grid's choice on every corpus"),
+ * and sixteen of the seventeen leave-one-corpus-out folds' once these weights were shipped, is the
+ * hashed list at full weight, the latent list at half, no title weight, proximity at half and no
+ * deferring of an overview page to the pages it links to (linkedPageRatio 0). Without a latent list (a
+ * small site: no model under 100 chunks) the hashed list is the only one beside the words, and the
+ * weights are those chosen before (vector list and latent list at half, a title word as much again as
+ * a heading's, proximity 2, link deferral at 0.8): without them, four-to-six-page sites lost 2–3 of
+ * 196 questions (docs/retrieval.md). A semantic embedder (openai) keeps DEFAULT_RANKING's weights.
  */
 export const LOCAL_EMBEDDER_RANKING: Readonly<RankingParams> = Object.freeze({
   ...DEFAULT_RANKING,
-  vectorWeight: 0,
-  lsaWeight: 1,
+  vectorWeight: 1,
+  lsaWeight: 0.5,
   titleWeight: 0,
-  proximityWeight: 1,
-  withoutLatent: Object.freeze({ vectorWeight: 0.5, lsaWeight: 0.5, titleWeight: 1, proximityWeight: 2 }),
+  proximityWeight: 0.5,
+  linkedPageRatio: 0,
+  withoutLatent: Object.freeze({ vectorWeight: 0.5, lsaWeight: 0.5, titleWeight: 1, proximityWeight: 2, linkedPageRatio: 0.8 }),
 });
 
 /** The weights for these candidates: `withoutLatent`'s when none of them is on a latent list. */

@@ -709,10 +709,10 @@ describe('siteSpecificity', () => {
 describe('the local embedder’s weights', () => {
   it('rank by the latent list where there is one, and by the hashed vectors and the title where there is none', () => {
     const withLatent = rankingFor(LOCAL_EMBEDDER_RANKING, [{ lsaRank: null }, { lsaRank: 3 }]);
-    expect(withLatent).toMatchObject({ vectorWeight: 0, lsaWeight: 1, titleWeight: 0, proximityWeight: 1 });
+    expect(withLatent).toMatchObject({ vectorWeight: 1, lsaWeight: 0.5, titleWeight: 0, proximityWeight: 0.5, linkedPageRatio: 0 });
     // A small site (no model under 100 chunks): the weights chosen before the latent list took over.
     const without = rankingFor(LOCAL_EMBEDDER_RANKING, [{ lsaRank: null }, { lsaRank: null }]);
-    expect(without).toMatchObject({ vectorWeight: 0.5, lsaWeight: 0.5, titleWeight: 1, proximityWeight: 2 });
+    expect(without).toMatchObject({ vectorWeight: 0.5, lsaWeight: 0.5, titleWeight: 1, proximityWeight: 2, linkedPageRatio: 0.8 });
     // The OpenAI path has one set of weights.
     expect(rankingFor(DEFAULT_RANKING, [{ lsaRank: null }])).toBe(DEFAULT_RANKING);
   });
