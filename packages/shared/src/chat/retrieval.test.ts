@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type RetrievalCandidate, stopTerms, withInnerHeadings } from '../db/retrieval.ts';
+import { analyze } from '../providers/text/text-analysis.ts';
 import {
   absentLimit,
   absentShare,
@@ -7,6 +8,7 @@ import {
   isChangelog,
   LOCAL_EMBEDDER_RANKING,
   namesIn,
+  proximity,
   type RankingStats,
   RRF_K,
   rankingFor,
@@ -145,6 +147,37 @@ describe('rankPassages', () => {
     const table = at('https://site.example/z-visit', 'Ticket | Price\n\nAdult | £9.50');
     const apart = at('https://site.example/a-shop', 'Adults welcome. Tickets sold online.');
     expect(rankPassages([apart, table], ticket, { passages: 6, ranking }).map((p) => p.url)).toEqual([table.url, apart.url]);
+  });
+
+  it('finds close words in one sentence however their stems rewrite the words’ endings, and in an identifier’s parts', () => {
+    const stem = (word: string) => analyze(word)[0]?.stem as string;
+    // A sentence is analysed only when it holds a stem's opening letters: all but its last three at most.
+    for (const word of [
+      'possibility',
+      'mobility',
+      'generalizations',
+      'conditional',
+      'hesitancy',
+      'digitizer',
+      'operator',
+      'sensitivity',
+      'happy',
+      'ponies',
+      'agreed',
+      'hopping',
+      'electrical',
+      'formalize',
+      'triplicate',
+    ]) {
+      const s = stem(word);
+      expect(word.includes(s.slice(0, Math.max(2, s.length - 3))), `${word} → ${s}`).toBe(true);
+    }
+    const at = (content: string) => ({ content, termPositions: [[1], [3]] });
+    const terms = [stem('possibility'), stem('generalizations')];
+    expect(proximity(at('The possibility of generalizations is limited.'), [[0, 1]], terms)).toBe(1);
+    expect(proximity(at('The possibility. Generalizations differ.'), [[0, 1]], terms)).toBe(0);
+    // The parts of a camelCase identifier are words of its sentence.
+    expect(proximity(at('Use assert.deepStrictEqual() here.'), [[0, 1]], ['strict', 'equal'])).toBe(1);
   });
 
   it('boosts the visitor’s page (URL compared normalised) among close pages', () => {
