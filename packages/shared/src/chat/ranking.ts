@@ -91,7 +91,7 @@ export const DEFAULT_RANKING: Readonly<RankingParams> = Object.freeze({
  * The local embedder's vectors are hashed words and word pieces: a second lexical list rather than a
  * semantic one, beside the client's latent list, which carries what the words alone miss. The grid's
  * choice over the seventeen bench corpora (bench/retrieval.ts "the grid's choice on every corpus"),
- * and sixteen of the seventeen leave-one-corpus-out folds' once these weights were shipped, is the
+ * and thirteen of the seventeen leave-one-corpus-out folds' once these weights were shipped, is the
  * hashed list at full weight, the latent list at half, no title weight, proximity at half and no
  * deferring of an overview page to the pages it links to (linkedPageRatio 0). Without a latent list (a
  * small site: no model under 100 chunks) the hashed list is the only one beside the words, and the
