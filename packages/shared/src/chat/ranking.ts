@@ -2,7 +2,7 @@ import { TABLE_ROW } from '../crawl/chunker.ts';
 import type { CandidateResult, RetrievalCandidate } from '../db/retrieval.ts';
 import { foldForIntent } from '../intent/classifier.ts';
 import { guessLanguage } from '../providers/chat/canned-replies.ts';
-import { analyze, isStopWord } from '../providers/text/text-analysis.ts';
+import { analyze, isStopWord, needsFolding, stemOpening } from '../providers/text/text-analysis.ts';
 import { idiomStems, otherFormStems, phrasalVerbStems } from './clippings.ts';
 import { mayAskForPrice } from './price-question.ts';
 import { asksForTime } from './time-question.ts';
@@ -298,24 +298,19 @@ const sentencesCache = new WeakMap<object, ChunkSentence[]>();
 function sentencesFor(c: Pick<RetrievalCandidate, 'termPositions'> & { content: string }): ChunkSentence[] {
   let sentences = sentencesCache.get(c.termPositions);
   if (!sentences) {
-    sentences = sentencesOf(c.content).map((text) => ({ text, lower: text.toLowerCase(), ascii: !NON_ASCII.test(text) }));
+    sentences = sentencesOf(c.content).map((text) => ({ text, lower: text.toLowerCase(), ascii: !needsFolding(text) }));
     sentencesCache.set(c.termPositions, sentences);
   }
   return sentences;
 }
 
-/** A character past printable ASCII: a letter the analyser folds ("é" → "e"), so the sentence is analysed whatever its letters. */
-const NON_ASCII = /[^\x20-\x7e\t\n\r]/;
-
 /**
  * Whether a word of the sentence stems to `stem`. The sentence is analysed only when it holds the
- * stem's opening letters (most hold none of a question's words: analysing every sentence of every
- * candidate was ~1.3 ms a question): a Porter stem opens with its word's letters but for its last
- * three at most (a suffix rewritten: "mobility" → "mobl"; the analyser folds only non-ASCII letters,
- * and splits a camelCase word into parts that are substrings of it).
+ * stem's opening letters (stemOpening; most sentences hold none of a question's words: analysing every
+ * sentence of every candidate was ~1.3 ms a question), or letters the analyser folds.
  */
 function holdsStem(s: ChunkSentence, stem: string): boolean {
-  if (s.ascii && stem.length >= 2 && !s.lower.includes(stem.slice(0, Math.max(2, stem.length - 3)))) return false;
+  if (s.ascii && stem.length >= 2 && !s.lower.includes(stemOpening(stem))) return false;
   s.stems ??= new Set(analyze(s.text).map((t) => t.stem));
   return s.stems.has(stem);
 }

@@ -66,12 +66,26 @@ const CAMEL = /(?<=[\p{Ll}\p{N}])(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})/u;
 
 const NON_ASCII = /[^\x20-\x7e\t\n\r]/;
 
+/** Whether the analyser folds anything in the text: a character past printable ASCII ("é" → "e"). */
+export function needsFolding(text: string): boolean {
+  return NON_ASCII.test(text);
+}
+
+/**
+ * The letters every word stemming to `stem` holds, in a text the analyser folds nothing of: a Porter
+ * stem opens with its word's letters but for its last three at most (a suffix rewritten: "mobility" →
+ * "mobl"), and a camelCase word's parts are substrings of it.
+ */
+export function stemOpening(stem: string): string {
+  return stem.slice(0, Math.max(2, stem.length - 3));
+}
+
 // Accents go only from Latin letters ("memória" → "memoria"): in other scripts a combining mark
 // changes the letter (Japanese デ is テ plus a voicing mark), so NFC puts those back together.
 const LATIN_MARKS = /(\p{Script=Latin})\p{M}+/gu;
 
 function fold(text: string): string {
-  return NON_ASCII.test(text) ? text.normalize('NFKD').replace(LATIN_MARKS, '$1').normalize('NFC') : text;
+  return needsFolding(text) ? text.normalize('NFKD').replace(LATIN_MARKS, '$1').normalize('NFC') : text;
 }
 
 // Stemming is the costliest step and vocabularies are small: remember each word's stem.
