@@ -2,9 +2,11 @@
 // embed the message with the same local embedder and run one pgvector query (the client's 20
 // nearest chunks, as ours asks for) on the same data — and returns the rows. No validation
 // beyond JSON parsing, no rate limit, no session, no full text, no ranking, no answer composing.
-// The query runs with the plan and settings ours uses for this tenant (HNSW, iterative scan
-// relaxed_order, ef_search 100), set once per connection: left to itself the planner reads the
-// tenant's 1,000 TOASTed vectors exactly (~10 ms a query), which would flatter ours.
+// The query is the one ours runs for a tenant of this size (1,000 chunks, at most
+// RETRIEVAL_EXACT_SCAN_MAX_DOCS): an exact scan of the tenant's vectors, ordered by distance
+// (packages/shared/sql/search-candidates.sql). Tenants that small have no graph of their own, and
+// the shared HNSW graph the floor once forced with enable_sort=off is gone: with that setting and
+// no graph the planner still sorted, by a costlier plan (~56 ms of Postgres CPU a request).
 //
 //   DATABASE_URL=… PORT=… node bench/lib/floor-server.ts
 import { createPool, toVector } from '@kbchat/shared/db/pool';
@@ -13,9 +15,7 @@ import Fastify from 'fastify';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (!databaseUrl) throw new Error('DATABASE_URL is required');
-const url = new URL(databaseUrl);
-url.searchParams.set('options', '-c hnsw.ef_search=100 -c hnsw.iterative_scan=relaxed_order -c enable_sort=off');
-const pool = await createPool({ connectionString: url.toString(), max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
+const pool = await createPool({ connectionString: databaseUrl, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
 const app = Fastify({ logger: false });
 
 app.post<{ Body: { clientId: string; message: string } }>('/api/chat', async (req) => {
@@ -23,7 +23,7 @@ app.post<{ Body: { clientId: string; message: string } }>('/api/chat', async (re
   const { rows } = await pool.query(
     `SELECT id, url, title, content, 1 - (embedding <=> $2::vector) AS similarity
        FROM documents WHERE client_id = $1 AND embedding IS NOT NULL
-      ORDER BY embedding <=> $2::vector LIMIT 20`,
+      ORDER BY (embedding <=> $2::vector) + 0 LIMIT 20`,
     [req.body.clientId, vector],
   );
   return { passages: rows };
