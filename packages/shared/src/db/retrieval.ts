@@ -136,6 +136,7 @@ interface CandidateRow {
   term_pos: string[] | null;
   query_pos: string[] | null;
   near_terms: string[] | null;
+  page_links: string[] | null;
 }
 
 /**
@@ -146,15 +147,15 @@ const SEARCH_CANDIDATES = {
   name: 'kbchat_search_candidates',
   text: `SELECT id, page_id, url, title, heading, content, content_hash, vector_rank, fts_rank, lsa_rank, similarity,
                 matched_terms, page_chunks, scan, query_terms, absent_terms, term_df, term_focus, corpus_docs,
-                avg_length, term_tf, term_head, term_title, doc_length, term_pos, query_pos, near_terms
+                avg_length, term_tf, term_head, term_title, doc_length, term_pos, query_pos, near_terms, page_links
            FROM kbchat_search_candidates($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
 } as const;
 
 /**
  * One call of kbchat_search_candidates (packages/shared/sql/search-candidates.sql, where the statements
- * and their reasons are): the tenant-size probe, the off-topic probes, the vector list and the full-text list with
- * the candidates' signals, in one round trip. Its settings are transaction-local, so they end with
- * this statement's transaction (or the caller's).
+ * and their reasons are): the tenant-size probe, the off-topic probes, the vector list and the full-text
+ * list with the candidates' signals and their pages' links, in one round trip. Its settings are
+ * transaction-local, so they end with this statement's transaction (or the caller's).
  */
 export async function searchCandidates(db: Queryable, s: CandidateSearch): Promise<CandidateResult> {
   const { rows } = await db.query<CandidateRow>({
@@ -179,14 +180,10 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
   const queryTerms = first?.query_terms ?? [];
   const candidates = rows.filter((r) => r.id !== null).map((r) => withInnerHeadings(toCandidate(r), queryTerms));
   // Two lookups on the candidates, side by side (a pool runs them on two connections; a client queues them).
-  const [pageLinks] = await Promise.all([
-    linksAmong(db, s.clientId, candidates),
-    withContinuations(db, s.clientId, candidates),
-    withSectionStarts(db, s.clientId, candidates),
-  ]);
+  await Promise.all([withContinuations(db, s.clientId, candidates), withSectionStarts(db, s.clientId, candidates)]);
   return {
     candidates,
-    pageLinks,
+    pageLinks: Object.fromEntries(rows.flatMap((r) => (r.page_id !== null && r.page_links !== null ? [[r.page_id, r.page_links]] : []))),
     queryTerms,
     absentTerms: first?.absent_terms ?? 0,
     termDf: first?.term_df ?? [],
@@ -198,26 +195,6 @@ export async function searchCandidates(db: Queryable, s: CandidateSearch): Promi
     scan: first?.scan ?? 'none',
     misspelt: slips((first?.near_terms ?? []).map((pair) => pair.split(' ') as [string, string])),
   };
-}
-
-/**
- * Which of the candidates' pages link to which others (pages.links, as the crawler found them): an
- * overview page that links to a page it names, and is not linked back, defers to it. Each pair of
- * candidate pages is tested against the first one's link list (~40 pages: 1.5 ms on the bench's
- * PostgreSQL and Django crawls); looking every link up by (client, url) took 6.5.
- */
-async function linksAmong(db: Queryable, clientId: string, candidates: RetrievalCandidate[]): Promise<Record<string, string[]>> {
-  const pageIds = [...new Set(candidates.map((c) => c.pageId).filter((id): id is string => id !== null))];
-  if (pageIds.length < 2) return {};
-  const { rows } = await db.query<{ page: string; linked: string[] }>(
-    `SELECT p.id::text AS page, array_agg(q.id::text) AS linked
-       FROM pages p
-       JOIN pages q ON q.id = ANY($2::uuid[]) AND q.id <> p.id AND q.client_id = p.client_id AND q.url = ANY(p.links)
-      WHERE p.client_id = $1 AND p.id = ANY($2::uuid[])
-      GROUP BY p.id`,
-    [clientId, pageIds],
-  );
-  return Object.fromEntries(rows.map((r) => [r.page, r.linked]));
 }
 
 /** How much of the next chunk a continuation keeps: a short example is what a colon introduces. */
