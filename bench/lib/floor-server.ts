@@ -4,9 +4,9 @@
 // beyond JSON parsing, no rate limit, no session, no full text, no ranking, no answer composing.
 // The query is the one ours runs for a tenant of this size (1,000 chunks, at most
 // RETRIEVAL_EXACT_SCAN_MAX_DOCS): an exact scan of the tenant's vectors, ordered by distance
-// (packages/shared/sql/search-candidates.sql). Tenants that small have no graph of their own, and
-// the shared HNSW graph the floor once forced with enable_sort=off is gone: with that setting and
-// no graph the planner still sorted, by a costlier plan (~56 ms of Postgres CPU a request).
+// (packages/shared/sql/search-candidates.sql). Tenants that small have no graph of their own; the
+// floor once forced the shared HNSW graph's plan (enable_sort=off), and with that graph gone it cost
+// ~56 ms of Postgres CPU a request — no floor.
 //
 //   DATABASE_URL=… PORT=… node bench/lib/floor-server.ts
 import { createPool, toVector } from '@kbchat/shared/db/pool';
