@@ -1066,7 +1066,10 @@ describe('composeAnswer with a code example', () => {
     expect(short.text).toContain(
       "Create a file with this content:\n```\nconst http = require('node:http');\nserver.on('event1', () => {});\nserver.on('event2', () => {});\n```\n",
     );
-    const long = composeAnswer('how do I write a simplest server', [passage('a', 'https://s/server', example(12))]);
+    // Twelve short lines fit in the quote's words: a synopsis of names, a config block.
+    const twelve = composeAnswer('how do I write a simplest server', [passage('a', 'https://s/server', example(12))]);
+    expect(twelve.text).toContain("server.on('event11', () => {});\n```\n");
+    const long = composeAnswer('how do I write a simplest server', [passage('a', 'https://s/server', example(17))]);
     expect(long.text).toBe('The simplest server answers every request the same way. [1]');
   });
 

@@ -396,8 +396,15 @@ function needsWhatFollows(text: string, before: string): boolean {
   return named !== undefined && !before.toLowerCase().includes(named.toLowerCase().replace(/s$/, ''));
 }
 
-/** A code example's lines at most; a longer one is not quoted (cut, it would not run). */
+/** Lines of code at most that a quote brings along around its sentence (a command, an output shown). */
 const CODE_LINES = 8;
+/**
+ * A code example's lines at most; a longer one is not quoted (cut, it would not run). The quote's words
+ * (MAIN_WORDS) keep it short as they keep the prose: at eight lines, PostgreSQL's synopsis of nine
+ * one-word names ("These SQL-standard functions all return values based on the start time of the
+ * current transaction:", then CURRENT_DATE, CURRENT_TIME, …) was left out and the quote ended on its colon.
+ */
+const EXAMPLE_LINES = 16;
 /** What a line of code has and a heading or a list item has not. */
 const CODE_LIKE = /[(){}[\];=<>$`'"_/\\|]|--|^[a-z][\w.-]*\s/;
 
@@ -437,7 +444,7 @@ export function codeExampleAt(sentences: Sentence[], index: number): { end: numb
   if (lines.length === 1 && /^--?[\w-]+$/.test(lines[0] as string)) return undefined;
   // An API reference's parameter list ("model <string>") is not an example either.
   if (
-    lines.length > CODE_LINES ||
+    lines.length > EXAMPLE_LINES ||
     !lines.some((l) => CODE.test(l) || CODE_LIKE.test(l)) ||
     lines.some((l) => /\[\d{1,3}\]/.test(l) || TYPED_PARAMETER.test(l))
   )
