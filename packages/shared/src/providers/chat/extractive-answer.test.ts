@@ -174,6 +174,25 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('quotes a related page’s sentence whole, never cut, and the main quote gets what the related sentences leave', () => {
+    const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
+    // Six sentences of 13 words: 78, the main quote's whole when it stands alone.
+    const main = Array.from({ length: 6 }, (_, i) => `Sentence ${i} about dropping a database says ${filler(6)}.`).join(' ');
+    // 35 words: quoted whole (it was cut at 28 and ended "…").
+    const whole = `The dropdb program drops a database from the shell and ${filler(25)} done.`;
+    const out = composeAnswer('how do I drop a database', [passage('a', 'https://s/drop', main), passage('b', 'https://s/dropdb', whole)]);
+    expect(out.text).not.toContain('…');
+    expect(out.text).toContain(`${whole} [2]`);
+    expect(out.text.split(/\s+/).length).toBeLessThanOrEqual(92);
+    expect(out.text).toContain('Sentence 3');
+    expect(out.text).not.toContain('Sentence 5');
+    // Over 40 words: not quoted at all, and the main quote keeps its 80 words.
+    const long = `The dropdb program drops a database from the shell and ${filler(40)} done.`;
+    const alone = composeAnswer('how do I drop a database', [passage('a', 'https://s/drop', main), passage('b', 'https://s/dropdb', long)]);
+    expect(alone.used).toEqual([0]);
+    expect(alone.text).toContain('Sentence 5');
+  });
+
   it('quotes no related page saying again what the answer says: the next related page is quoted instead', () => {
     const out = composeAnswer('how do I drop a database', [
       passage('a', 'https://s/drop', 'DROP DATABASE removes a database and all its files. It cannot be undone.'),

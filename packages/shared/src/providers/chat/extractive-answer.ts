@@ -16,15 +16,25 @@ import { stripCitationMarks } from './citations.ts';
  * The offline answer, read as a visitor reads it: the sentence of the best page that answers the
  * question first, then the sentences after it on the page while they fit in about 80 words — whole
  * sentences in page order, never table cells, navigation or half sentences — cited [1]. A further
- * page the retrieval kept adds its one best sentence, cited [2], [3], when that sentence is about
+ * page the retrieval kept adds its one best sentence, whole, cited [2], [3], when that sentence is about
  * the question too. Only the pages quoted are cited, each page once, numbered in the order they are
  * quoted — the order of `used`, which is the order of the sources — so [k] is the k-th source.
  */
 
-/** Words of the main answer; a related page's sentence; the whole answer. */
+/**
+ * Words of the main answer alone; of a table or a section quoted beside a related page's sentence; of
+ * the whole answer, the main quote and the related pages' sentences together; the least the main quote
+ * keeps beside them (its answering sentence is quoted whole up to MAIN_WORDS all the same).
+ */
 const MAIN_WORDS = 80;
 const MAIN_WORDS_WITH_RELATED = 60;
-const RELATED_WORDS = 28;
+const ANSWER_WORDS = 88;
+const MAIN_WORDS_BESIDE_RELATED = 40;
+/**
+ * A related page's sentence is quoted whole, never cut ("…and we might expect the user to work
+ * through…" read as a fragment): a longer one is not quoted, and the page's next one that fits may be.
+ */
+const RELATED_WORDS = 40;
 /** A related page's best sentence is quoted when it scores at least this share of the main one. */
 const RELATED_SHARE = 0.5;
 /**
@@ -1173,7 +1183,11 @@ export function composeAnswer(
   // related page's sentence that states none only shares a word with the question ("How long does a
   // divorce take?": "The process takes at least 26 weeks.", not the fees page's "an uncontested divorce").
   const kindStated = kindAlone === true && kind !== undefined && quotedSection(sentences, chosen.index).some((t) => kind(t));
-  const eligible = (b: Scored) => b.score >= RELATED_SHARE * chosen.score && b.score >= floor && (!kindStated || kind(sentenceAt(b).text));
+  const eligible = (b: Scored) =>
+    b.score >= RELATED_SHARE * chosen.score &&
+    b.score >= floor &&
+    sentenceAt(b).words <= RELATED_WORDS &&
+    (!kindStated || kind(sentenceAt(b).text));
   // What the answer says: the answering sentence and those the quote may go on with (as many words as
   // a quote holds), and the related sentences already chosen.
   const quotable: string[] = [];
@@ -1189,7 +1203,7 @@ export function composeAnswer(
     if (seenPages.has(url) || chosen.score === 0) return;
     if (b && eligible(b) && standsAlone(sentenceAt(b), said())) {
       seenPages.add(url);
-      related.push({ passage: i, text: clip(sentenceAt(b).text, RELATED_WORDS) });
+      related.push({ passage: i, text: sentenceAt(b).text });
       return;
     }
     const other = (scored[i] as Scored[])
@@ -1202,12 +1216,17 @@ export function composeAnswer(
   for (const [url, b] of fallback) {
     if (seenPages.has(url) || !standsAlone(sentenceAt(b), said())) continue;
     seenPages.add(url);
-    related.push({ passage: b.passage, text: clip(sentenceAt(b).text, RELATED_WORDS) });
+    related.push({ passage: b.passage, text: sentenceAt(b).text });
   }
   // Cited in the order the retrieval ranked their pages.
   related.sort((a, b) => a.passage - b.passage);
 
-  const budget = related.length > 0 ? MAIN_WORDS_WITH_RELATED : MAIN_WORDS;
+  // The main quote has what the related sentences leave of the answer's words, and its answering sentence whole.
+  const relatedWords = related.reduce((n, r) => n + r.text.split(' ').length, 0);
+  const budget =
+    related.length > 0
+      ? Math.min(MAIN_WORDS, Math.max(MAIN_WORDS_BESIDE_RELATED, ANSWER_WORDS - relatedWords, (sentences[chosen.index] as Sentence).words))
+      : MAIN_WORDS;
   // The main quote under what it is about, then the related pages' sentences, each cited.
   const answerWith = (said: string, from: number, titled = true, colon = ': '): ExtractiveAnswer => {
     const named = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, said) : '';
