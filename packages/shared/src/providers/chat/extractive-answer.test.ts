@@ -174,6 +174,21 @@ describe('composeAnswer', () => {
     );
   });
 
+  it('never quotes a footer’s copyright notice run on after the page’s last section', () => {
+    const page = [
+      'Subscriptions',
+      'Get a new tea every month for £12, delivered free. Skip or cancel any time from your account.',
+      '© Leafline Tea Co. Ltd · Company no. 10473829',
+    ].join('\n');
+    expect(composeAnswer('do you have a tea subscription', [passage('a', 'https://s/', page)]).text).toBe(
+      'Subscriptions: Get a new tea every month for £12, delivered free. Skip or cancel any time from your account. [1]',
+    );
+    const notice = 'Get a new tea every month for £12. Copyright 2024 Leafline Tea Co. All rights reserved.';
+    expect(composeAnswer('do you have a tea subscription', [passage('a', 'https://s/', notice)]).text).toBe(
+      'Get a new tea every month for £12. [1]',
+    );
+  });
+
   it('quotes a related page’s sentence whole, never cut, and the main quote gets what the related sentences leave', () => {
     const filler = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
     // Six sentences of 13 words: 78, the main quote's whole when it stands alone.

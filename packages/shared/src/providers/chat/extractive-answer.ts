@@ -200,7 +200,15 @@ function keepTogether(line: string): string {
 /** Two words at least, the first capitalised, before the price: a named item, not a bare amount. */
 const PRICE_LINE = /^\p{Lu}[\p{L}'’&.-]*(?:\s+[\p{L}'’&.-]+)+/u;
 
+/**
+ * A copyright notice, a footer's ("© Leafline Tea Co. Ltd · Company no. 10473829", "Copyright 2024 Acme.
+ * All rights reserved."): never a sentence of the answer ("…Skip or cancel any time from your account.
+ * © Leafline Tea Co.", the footer's opening run on after the page's last section).
+ */
+const COPYRIGHT = /^(?:©|\(c\)\s*\d|copyright\s+(?:©|\(c\)|\d{4}))|\ball rights reserved\.?$/i;
+
 function isProse(text: string, words: number, opensParagraph = false): boolean {
+  if (COPYRIGHT.test(text)) return false;
   if (UNSPACED_TEXT.test(text)) return text.length >= 6 && /[。！？.!?]$/u.test(text);
   // A sentence that ends in a phone number or an address ("Call the workshop: 020 123 4567") is
   // judged by its words: the number has no letters and no full stop.
