@@ -1180,7 +1180,7 @@ export function composeAnswer(
   const mainPage = pageOf(chosen.passage);
 
   // Related pages: their best sentence, when it is about the question too.
-  const related: { passage: number; text: string }[] = [];
+  const related: { passage: number; text: string; words: number }[] = [];
   const seenPages = new Set([mainPage]);
   const floor = siteChunks === undefined ? 0 : RELATED_SMALL_SITE_COVERAGE * (1 - siteSize(siteChunks));
   // Each page's first passage whose best sentence can stand alone gives it; when none's can, the best of
@@ -1211,7 +1211,7 @@ export function composeAnswer(
     if (seenPages.has(url) || chosen.score === 0) return;
     if (b && eligible(b) && standsAlone(sentenceAt(b), said())) {
       seenPages.add(url);
-      related.push({ passage: i, text: sentenceAt(b).text });
+      related.push({ passage: i, text: sentenceAt(b).text, words: sentenceAt(b).words });
       return;
     }
     const other = (scored[i] as Scored[])
@@ -1224,13 +1224,13 @@ export function composeAnswer(
   for (const [url, b] of fallback) {
     if (seenPages.has(url) || !standsAlone(sentenceAt(b), said())) continue;
     seenPages.add(url);
-    related.push({ passage: b.passage, text: sentenceAt(b).text });
+    related.push({ passage: b.passage, text: sentenceAt(b).text, words: sentenceAt(b).words });
   }
   // Cited in the order the retrieval ranked their pages.
   related.sort((a, b) => a.passage - b.passage);
 
   // The main quote has what the related sentences leave of the answer's words, and its answering sentence whole.
-  const relatedWords = related.reduce((n, r) => n + r.text.split(' ').length, 0);
+  const relatedWords = related.reduce((n, r) => n + r.words, 0);
   const budget =
     related.length > 0
       ? Math.min(MAIN_WORDS, Math.max(MAIN_WORDS_BESIDE_RELATED, ANSWER_WORDS - relatedWords, (sentences[chosen.index] as Sentence).words))
