@@ -285,6 +285,23 @@ describe('chat with the openai providers (against an OpenAI-compatible fake)', (
     expect(fake.requests.chat).toHaveLength(0);
   });
 
+  it('answers "what do you do?" from the home page’s opening chunks, unsearched, and "are you a bot?" without the model', async () => {
+    // The seeded site has no "/": its shortest address, the all-in-one page, is its home page.
+    const res = await chat({ message: 'What do you do?' });
+    expect(fake.requests.embeddings).toHaveLength(0);
+    const calls = answerCalls(fake);
+    expect(calls).toHaveLength(1);
+    const prompt = calls[0]?.body.messages.map((m) => m.content ?? '').join('\n') ?? '';
+    expect(prompt).toContain('Frequently asked questions about opening hours, parking at the showroom');
+    expect(prompt).not.toContain('The Premium maintenance plan');
+    expect(res.body.sources.map((s) => s.url)).toEqual([`${origin}/faq-all`]);
+    fake.reset();
+    const bot = await chat({ message: 'are you a bot?' });
+    expect(bot.body).toMatchObject({ sources: [], leadCaptureIntent: false });
+    expect(bot.body.answer).toMatch(/^I'm Northwind Heating & Plumbing's virtual assistant, not a person/);
+    expect(fake.requests.chat).toHaveLength(0);
+  });
+
   it('sends a message that only asks for contact to the model with no passages, and flags the lead', async () => {
     fake.chatHandler = (body) =>
       body.tools?.length ? { content: 'Sure — please leave your details in the form.' } : defaultChatReply(body);

@@ -4,23 +4,27 @@ import type { Config } from '../config.ts';
 import type { ClientRow } from '../db/clients.ts';
 import { type CuratedAnswerRow, curatedDocumentSources, listCuratedAnswers, wordsElsewhere } from '../db/curated-answers.ts';
 import { appendTurns, recentMessages, type StoredTurn } from '../db/messages.ts';
+import { homePageChunks } from '../db/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { recordUsage, type UsageEntry } from '../db/usage.ts';
 import { detectLeadIntent } from '../intent/classifier.ts';
 import { acceptsContactOffer, isAcceptance, isContactRequestOnly } from '../intent/conversation.ts';
 import type { Logger } from '../logger.ts';
 import { CURATED_URL_PREFIX } from '../pipeline/curated-answers.ts';
-import { contactOfferReply, replyLanguage, smallTalkOf, smallTalkReply } from '../providers/chat/canned-replies.ts';
+import { assistantReply, contactOfferReply, replyLanguage, smallTalkOf, smallTalkReply } from '../providers/chat/canned-replies.ts';
 import {
   type ChatInput,
   type ChatOutput,
+  type ChatPassage,
   type ChatProvider,
   type ChatTurn,
   type ChatUsage,
   createChatProvider,
 } from '../providers/chat/chat.ts';
+import { openingOf } from '../providers/chat/extractive-answer.ts';
 import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings/embeddings.ts';
 import type { ChatResponse } from '../schemas/chat.ts';
+import { aboutQuestionOf } from './about-question.ts';
 import { matchCurated, retrievedCuratedFit } from './curated.ts';
 import { createQueryEmbedder } from './query-embedding.ts';
 import { DEFAULT_RANKING, LOCAL_EMBEDDER_RANKING } from './ranking.ts';
@@ -134,13 +138,36 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const talk =
       smallTalkOf(req.message) ??
       (isAcceptance(req.message) && (chat.kind === 'extractive' || !history.at(-1)?.content.trim().endsWith('?')) ? 'yes' : undefined);
-    if (talk) {
-      const reply: ChatOutput = {
-        answer: smallTalkReply(talk, req.client.name, replyLanguage(req.message, history)),
-        usedPassageIds: [],
-        leadCaptureIntent: false,
-      };
+    // "who are you?", "are you a bot?": what the assistant is, in kind too. "What do you do?": what the
+    // business says of itself, the opening of its home page (quoted offline, the chat model's passages otherwise).
+    const about = talk ? undefined : aboutQuestionOf(req.message, req.client.name);
+    const lang = () => replyLanguage(req.message, history);
+    const canned = talk
+      ? smallTalkReply(talk, req.client.name, lang())
+      : about === 'assistant'
+        ? assistantReply(req.client.name, lang())
+        : undefined;
+    if (canned !== undefined) {
+      const reply: ChatOutput = { answer: canned, usedPassageIds: [], leadCaptureIntent: false };
       return { clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
+    }
+    if (about === 'business') {
+      const home = await homePageChunks(pool, clientId, 3);
+      const input: ChatInput = { ...base, contactRequested: false, passages: home };
+      if (chat.kind !== 'extractive' && home.length > 0) return { clientId, sessionId, input, passages: home, usage };
+      const opening = chat.kind === 'extractive' ? openingOf(home) : undefined;
+      if (opening?.text) {
+        const usedPassageIds = opening.used.map((k) => (home[k] as ChatPassage).id);
+        return {
+          clientId,
+          sessionId,
+          input,
+          passages: home,
+          usage,
+          reply: { answer: opening.text, usedPassageIds, leadCaptureIntent: false },
+        };
+      }
+      // No home page with a sentence (texts and files only, a page of links): asked like any question.
     }
 
     let query = req.message;

@@ -26,6 +26,38 @@ export async function findPage(db: Queryable, clientId: string, url: string): Pr
   return rows[0];
 }
 
+/** A chunk of the home page, as the chat providers read a passage. */
+export interface HomePageChunk {
+  id: string;
+  url: string;
+  title: string;
+  heading: string | null;
+  content: string;
+}
+
+/**
+ * The first chunks of the client's home page, for "what do you do?" (chat/about-question.ts): of its
+ * first website source, the indexed page with the shortest address that has chunks — the page the crawl
+ * started from (filed under its directory's address), or the site's root when it started deeper. None
+ * when the client has no website (texts and files only).
+ */
+export async function homePageChunks(db: Queryable, clientId: string, limit: number): Promise<HomePageChunk[]> {
+  const { rows } = await db.query<HomePageChunk>(
+    `SELECT d.id, d.url, d.title, d.heading, d.content
+       FROM documents d
+      WHERE d.page_id = (
+              SELECT p.id FROM pages p JOIN sources s ON s.id = p.source_id
+               WHERE p.client_id = $1 AND s.type = 'website' AND p.status = 'indexed'
+                 AND EXISTS (SELECT 1 FROM documents x WHERE x.page_id = p.id)
+               ORDER BY s.created_at, length(p.url), p.url
+               LIMIT 1)
+      ORDER BY d.chunk_index
+      LIMIT $2`,
+    [clientId, limit],
+  );
+  return rows;
+}
+
 export interface PageWrite {
   clientId: string;
   sourceId: string;

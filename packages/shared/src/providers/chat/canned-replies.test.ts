@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { chatCostUsd, embeddingPricePer1k } from '../pricing.ts';
-import { dontKnowReply, guessLanguage, smallTalkOf, smallTalkReply, soundsLikeDontKnow } from './canned-replies.ts';
+import {
+  assistantReply,
+  dontKnowReply,
+  guessLanguage,
+  replyLanguage,
+  smallTalkOf,
+  smallTalkReply,
+  soundsLikeDontKnow,
+} from './canned-replies.ts';
 
 describe('guessLanguage', () => {
   it.each([
@@ -37,6 +45,28 @@ describe('guessLanguage', () => {
     expect(guessLanguage('claro', 'pt')).toBe('pt');
     expect(guessLanguage('How do I reset my password?', 'de')).toBe('en');
   });
+
+  it('replies to a message without marker words in the visitor’s language, not the quoted site’s', () => {
+    // An English quote's articles ("a learner pool and a sauna") are Portuguese's "a": the visitor asked in English.
+    const pool = [
+      { role: 'user', content: 'what is this place?' },
+      { role: 'assistant', content: 'A 25-metre pool, a learner pool and a sauna, run by the town council. Lockers take a £1 coin. [1]' },
+    ];
+    expect(guessLanguage(pool[1]?.content ?? '')).toBe('pt');
+    expect(replyLanguage('ok', pool)).toBe('en');
+    const salon = [
+      { role: 'user', content: '¿Qué hacéis?' },
+      { role: 'assistant', content: 'Peluquería Lucía: Somos una peluquería familiar en el barrio de Ruzafa desde 2009. [1]' },
+    ];
+    expect(replyLanguage('ok', salon)).toBe('es');
+    // With no marker word in the visitor's messages either, the last reply's.
+    expect(
+      replyLanguage('ok', [
+        { role: 'user', content: 'ok' },
+        { role: 'assistant', content: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?' },
+      ]),
+    ).toBe('de');
+  });
 });
 
 describe('canned replies', () => {
@@ -57,7 +87,9 @@ describe('small talk', () => {
     ['Bom dia', 'greeting'],
     ['thanks!', 'thanks'],
     ['Thank you so much 🙏', 'thanks'],
-    ['ok, great', 'thanks'],
+    ['ok, great', 'ok'],
+    ['got it', 'ok'],
+    ['ok thanks', 'thanks'],
     ['Danke schön!', 'thanks'],
     ['Muchas gracias', 'thanks'],
     ['no thanks', 'no'],
@@ -84,6 +116,19 @@ describe('small talk', () => {
     expect(smallTalkReply('greeting', 'Harbour Bikes', 'en')).toBe('Hello! What would you like to know about Harbour Bikes?');
     expect(smallTalkReply('thanks', 'Harbour Bikes', 'de')).toBe('Gern geschehen! Kann ich Ihnen sonst noch helfen?');
     expect(smallTalkReply('goodbye', 'Harbour Bikes', 'fr')).toBe('Au revoir, et merci de votre visite chez Harbour Bikes !');
+    // "ok" is no thanks: "You're welcome!" would answer what was not said.
+    expect(smallTalkReply('ok', 'Harbour Bikes', 'en')).toBe('Is there anything else I can help with?');
+  });
+
+  it('say what the assistant is, with the possessive of a name ending in s', () => {
+    expect(assistantReply('Oakfield Yoga', 'en')).toMatch(
+      /^I'm Oakfield Yoga's virtual assistant, not a person: I answer questions from Oakfield Yoga's website/,
+    );
+    expect(assistantReply('Riverside Vets', 'en')).toMatch(
+      /^I'm Riverside Vets' virtual assistant, .* from Riverside Vets' website .* someone from Riverside Vets to contact you/,
+    );
+    expect(dontKnowReply('Riverside Vets', 'en')).toContain("on Riverside Vets' website");
+    expect(assistantReply('Peluquería Lucía', 'es')).toMatch(/^Soy el asistente virtual de Peluquería Lucía, no una persona/);
   });
 });
 

@@ -24,7 +24,9 @@ const MARKERS: Record<ReplyLanguage, Set<string>> = {
     'le la les est comment que pour un une je vous mon avec des du bonjour merci pouvez oui volontiers moi svp etre combien'.split(' '),
   ),
   de: new Set(
-    'der die das ist wie was ich sie ein eine mit und fur mein kann hallo danke bitte ja gerne nein mich mir uns gibt welche'.split(' '),
+    'der die das ist wie was ich sie ein eine mit und fur mein kann hallo danke bitte ja gerne nein mich mir uns gibt welche bist sind ihr wer wo nicht kein habe haben'.split(
+      ' ',
+    ),
   ),
   pt: new Set(
     'o a os as e como que para um uma eu voce voces meu com do da ola obrigado quero sim nao obrigada claro por liga ligar podem gostaria sobre chama quanto custa fazem tem'.split(
@@ -57,10 +59,21 @@ export function guessLanguage(text: string, fallback: ReplyLanguage = 'en'): Rep
   return best;
 }
 
-/** The language to reply in: the message's, or when it has no marker words ("ok"), the conversation's. */
+/**
+ * The language to reply in: the message's, or when it has no marker words ("ok"), the conversation's —
+ * the visitor's last message, else the last reply. A reply quoting the site is the site's language, and
+ * an English quote's articles ("A 25-metre pool, a learner pool and a sauna") read as Portuguese's "a".
+ */
 export function replyLanguage(message: string, history: readonly { role: string; content: string }[] = []): ReplyLanguage {
   const lastReply = history.findLast((t) => t.role === 'assistant');
-  return guessLanguage(message, lastReply ? guessLanguage(lastReply.content) : 'en');
+  const lastAsked = history.findLast((t) => t.role === 'user');
+  const conversation = lastReply ? guessLanguage(lastReply.content) : 'en';
+  return guessLanguage(message, lastAsked ? guessLanguage(lastAsked.content, conversation) : conversation);
+}
+
+/** "Oakfield Yoga's", "Riverside Vets'": English's possessive of a name. */
+export function possessive(name: string): string {
+  return /s$/i.test(name) ? `${name}'` : `${name}'s`;
 }
 
 export function dontKnowReply(clientName: string, lang: ReplyLanguage): string {
@@ -74,7 +87,7 @@ export function dontKnowReply(clientName: string, lang: ReplyLanguage): string {
     case 'pt':
       return `Não sei: não encontrei essa informação no site da ${clientName}. Gostaria que alguém da ${clientName} entrasse em contato com você?`;
     default:
-      return `I don't know — I couldn't find that on ${clientName}'s website. Would you like someone from ${clientName} to contact you?`;
+      return `I don't know — I couldn't find that on ${possessive(clientName)} website. Would you like someone from ${clientName} to contact you?`;
   }
 }
 
@@ -102,10 +115,10 @@ export function soundsLikeDontKnow(answer: string): boolean {
 }
 
 /**
- * A message that is only a greeting, a thank-you (or an "ok, great"), a "no thanks" or a goodbye; or
+ * A message that is only a greeting, a thank-you, an "ok, got it", a "no thanks" or a goodbye; or
  * a "yes please" that answers no offer (chat-service decides: it needs the conversation).
  */
-export type SmallTalk = 'greeting' | 'thanks' | 'no' | 'goodbye' | 'yes';
+export type SmallTalk = 'greeting' | 'thanks' | 'ok' | 'no' | 'goodbye' | 'yes';
 
 // Whole phrases, accents folded, in the widget's five languages. A message made of these alone is
 // social, not a question: quoting the site at "thanks!" reads as a bot that did not listen.
@@ -120,7 +133,12 @@ const SMALL_TALK: [SmallTalk, string][] = [
   ],
   [
     'thanks',
-    'thanks|thank you|thank u|thx|ty|cheers|many thanks|thanks a lot|thanks so much|thank you so much|thank you very much|much appreciated|appreciated|ok|okay|k|kk|cool|great|nice|perfect|awesome|got it|alright|all right|good|gracias|muchas gracias|mil gracias|vale|genial|perfecto|merci|merci beaucoup|d accord|parfait|super|danke|danke schon|vielen dank|dankeschon|alles klar|prima|gut|obrigado|obrigada|muito obrigado|muito obrigada|otimo|beleza|perfeito|valeu',
+    'thanks|thank you|thank u|thx|ty|cheers|many thanks|thanks a lot|thanks so much|thank you so much|thank you very much|much appreciated|appreciated|gracias|muchas gracias|mil gracias|merci|merci beaucoup|danke|danke schon|vielen dank|dankeschon|obrigado|obrigada|muito obrigado|muito obrigada|valeu',
+  ],
+  [
+    // An acknowledgement, not thanks: "You're welcome!" to "ok" answers what was not said.
+    'ok',
+    'ok|okay|k|kk|cool|great|nice|perfect|awesome|got it|alright|all right|good|i see|understood|vale|genial|perfecto|entendido|d accord|parfait|super|compris|alles klar|prima|gut|verstanden|otimo|beleza|perfeito|entendi',
   ],
   [
     'greeting',
@@ -175,6 +193,13 @@ const SMALL_TALK_REPLIES: Record<SmallTalk, Record<ReplyLanguage, string>> = {
     de: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?',
     pt: 'De nada! Posso ajudar com mais alguma coisa?',
   },
+  ok: {
+    en: 'Is there anything else I can help with?',
+    es: '¿Puedo ayudarle con algo más?',
+    fr: 'Puis-je vous aider pour autre chose ?',
+    de: 'Kann ich Ihnen sonst noch helfen?',
+    pt: 'Posso ajudar com mais alguma coisa?',
+  },
   no: {
     en: 'No problem. Is there anything else I can help with?',
     es: 'De acuerdo. ¿Puedo ayudarle con algo más?',
@@ -200,4 +225,17 @@ const SMALL_TALK_REPLIES: Record<SmallTalk, Record<ReplyLanguage, string>> = {
 
 export function smallTalkReply(kind: SmallTalk, clientName: string, lang: ReplyLanguage): string {
   return SMALL_TALK_REPLIES[kind][lang].replaceAll('{client}', clientName);
+}
+
+/** What the assistant is and can do, for "who are you?", "are you a bot?", "what can you do?" (chat/about-question.ts). */
+const ASSISTANT_REPLIES: Record<ReplyLanguage, string> = {
+  en: "I'm {client's} virtual assistant, not a person: I answer questions from {client's} website and link the pages I quote, and I can ask someone from {client} to contact you. What would you like to know?",
+  es: 'Soy el asistente virtual de {client}, no una persona: respondo preguntas con la información del sitio web de {client}, con enlaces a las páginas que cito, y puedo pedir que alguien de {client} se ponga en contacto con usted. ¿Qué le gustaría saber?',
+  fr: "Je suis l'assistant virtuel de {client}, pas une personne : je réponds aux questions à partir du site de {client}, avec un lien vers les pages que je cite, et je peux demander à quelqu'un de {client} de vous contacter. Que souhaitez-vous savoir ?",
+  de: 'Ich bin der virtuelle Assistent von {client}, kein Mensch: Ich beantworte Fragen anhand der Website von {client}, mit Links zu den Seiten, die ich zitiere, und kann jemanden von {client} bitten, sich bei Ihnen zu melden. Was möchten Sie wissen?',
+  pt: 'Sou o assistente virtual da {client}, não uma pessoa: respondo a perguntas com base no site da {client}, com links para as páginas que cito, e posso pedir que alguém da {client} entre em contato com você. O que gostaria de saber?',
+};
+
+export function assistantReply(clientName: string, lang: ReplyLanguage): string {
+  return ASSISTANT_REPLIES[lang].replaceAll("{client's}", possessive(clientName)).replaceAll('{client}', clientName);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../text/text-analysis.ts';
-import { composeAnswer, coverage, queryTerms, rowSentence, sentencesOf } from './extractive-answer.ts';
+import { composeAnswer, coverage, openingOf, queryTerms, rowSentence, sentencesOf } from './extractive-answer.ts';
 
 const passage = (id: string, url: string, content: string, title = 'Page') => ({ id, url, title, content });
 
@@ -1524,5 +1524,61 @@ describe('composeAnswer on a page of questions and answers', () => {
     const query = 'shipping spain How do I book a service?';
     expect(composeAnswer(query, page, undefined, 'How do I book a service?').text).toMatch(/^Book a service/);
     expect(composeAnswer(query, page).text).toMatch(/^Shipping to Spain/);
+  });
+});
+
+describe('openingOf: what the business says of itself', () => {
+  it('quotes the home page’s first paragraph under the name it stands under, not the next section', () => {
+    const home = {
+      ...passage(
+        'h1',
+        'https://yoga.example/',
+        [
+          'A small, friendly studio above the bakery on Magdalen Street, teaching yoga and mat pilates since 2015. Classes are kept to 14 people so teachers can help everyone.',
+          '',
+          'Our classes',
+          '',
+          'Hatha is slow and steady, good for beginners and stiff bodies.',
+        ].join('\n'),
+        'Oakfield Yoga — yoga and pilates in Norwich',
+      ),
+      heading: 'Oakfield Yoga',
+    };
+    expect(openingOf([home])).toEqual({
+      text: 'Oakfield Yoga: A small, friendly studio above the bakery on Magdalen Street, teaching yoga and mat pilates since 2015. Classes are kept to 14 people so teachers can help everyone. [1]',
+      used: [0],
+      score: 1,
+    });
+  });
+
+  it('goes on into the next paragraph after a short one, and names nothing by a headline of sentences', () => {
+    const home = {
+      ...passage(
+        'h1',
+        'https://tally.example/',
+        [
+          'Time tracking for small teams.',
+          '',
+          'Log hours from your browser or phone and turn them into an invoice in two clicks.',
+          '',
+          'Do you have a free plan?',
+        ].join('\n'),
+      ),
+      heading: 'Track time. Send invoices. Get paid.',
+    };
+    expect(openingOf([home]).text).toBe(
+      'Time tracking for small teams. Log hours from your browser or phone and turn them into an invoice in two clicks. [1]',
+    );
+  });
+
+  it('takes the next passage when the first holds no sentence but a licence, and says nothing when none does', () => {
+    const links = passage(
+      'a',
+      'https://docs.example/',
+      'Contents\nInstallation\nUsage\nAPI reference\n\nThis manual is free software; you can redistribute it and/or modify it under the terms of the GNU General Public License.\n\nPermission is granted to make and distribute verbatim copies of this document.',
+    );
+    const intro = passage('b', 'https://docs.example/', 'This manual describes how to install and run the server on Linux and macOS.');
+    expect(openingOf([links, intro])).toMatchObject({ used: [1] });
+    expect(openingOf([links])).toEqual({ text: '', used: [], score: 0 });
   });
 });

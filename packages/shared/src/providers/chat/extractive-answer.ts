@@ -1126,6 +1126,44 @@ function standsAlone(sentence: Sentence, said: string[]): boolean {
   );
 }
 
+/** Words of the home page's opening quoted for "what do you do?" (chat/about-question.ts). */
+const OPENING_WORDS = 60;
+/** An opening paragraph this short ("Time tracking for small teams.") goes on into the next one. */
+const OPENING_PARAGRAPH_WORDS = 20;
+/** A manual's front matter says what may be done with it, not what it is about. */
+const LICENCE =
+  /\b(?:permission is (?:hereby )?granted|free software|redistribut\w*|licen[cs]e[ds]?|verbatim cop\w*|all rights reserved|without (?:any )?warranty)\b/i;
+
+/**
+ * What the business says of itself, for "what do you do?", "what is Oakfield Yoga?": the first prose of
+ * its home page — the paragraph under its name or headline, not the menu, a heading or a question —
+ * under what names it ("Oakfield Yoga: A small, friendly studio above the bakery…"). Empty text when the
+ * passages hold no whole sentence.
+ */
+export function openingOf(passages: ChatPassage[]): ExtractiveAnswer {
+  const says = (s: Sentence) => s.prose && !/\?$/.test(s.text) && !LICENCE.test(s.text);
+  for (const [k, passage] of passages.entries()) {
+    const sentences = sentencesOf(passage.content);
+    const first = sentences.findIndex((s) => says(s) && s.words >= 4);
+    if (first < 0) continue;
+    const picked: string[] = [];
+    let words = 0;
+    for (let i = first; i < sentences.length; i++) {
+      const s = sentences[i] as Sentence;
+      if (!says(s)) break;
+      if (picked.length > 0 && (words + s.words > OPENING_WORDS || (s.blockStart && words >= OPENING_PARAGRAPH_WORDS))) break;
+      picked.push(withFullStop(s.text));
+      words += s.words;
+    }
+    const quote = stripCitationMarks(picked.join(' '));
+    // A headline of sentences ("Track time. Send invoices. Get paid.") names nothing: the quote opens the answer.
+    const topic = topicOf(passage, sentences, first, quote);
+    const named = topic && !/[.!?]\s/.test(topic) ? `${topic}: ` : '';
+    return { text: `${named}${quote} [1]`, used: [k], score: 1 };
+  }
+  return { text: '', used: [], score: 0 };
+}
+
 export interface ExtractiveAnswer {
   text: string;
   /** Passages quoted (one per page), in the order quoted: [k] cites the k-th. */

@@ -1,0 +1,120 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FixtureServer, serveDirectory } from '../support/fixture-site.ts';
+import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
+
+// Questions about the assistant ("are you a bot?") and about the business as a whole ("what do you do?"),
+// on the four-page sites of test/fixtures/small-sites, on the offline defaults. Before these were told
+// apart, "are you a bot?" was declined with "I don't know" on every site, and "what do you do?" was
+// answered with whatever shared a word: a tea shop's contact line, a restaurant's private-dining prices.
+type ChatBody = { answer: string; sources: { url: string }[]; leadCaptureIntent: boolean; sessionId: string };
+
+describe('questions about the assistant and the business', () => {
+  let kb: Kbchat;
+  const sites: FixtureServer[] = [];
+  const scratch = mkdtempSync(path.join(tmpdir(), 'kbchat-links-home-'));
+  beforeAll(async () => {
+    kb = await startKbchat({
+      env: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', CHAT_VISITOR_RATE_LIMIT_PER_MINUTE: '1000', CHAT_RATE_LIMIT_PER_MINUTE: '1000' },
+    });
+  });
+  afterAll(async () => {
+    await kb?.stop();
+    for (const site of sites) await site.close();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  async function crawled(dir: string, name: string) {
+    const site = await serveDirectory(dir);
+    sites.push(site);
+    const { clientId } = await createClient(kb.baseUrl, { name });
+    const crawl = await api(kb.baseUrl, 'POST', '/api/admin/crawl', { clientId, url: `${site.url}/index.html` });
+    expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
+    const ask = async (message: string, sessionId?: string) =>
+      (await api<ChatBody>(kb.baseUrl, 'POST', '/api/chat', { clientId, message, ...(sessionId ? { sessionId } : {}) })).body;
+    return { site, clientId, ask };
+  }
+  const fixture = (dir: string) => new URL(`../fixtures/small-sites/${dir}`, import.meta.url).pathname;
+
+  it('answers "what do you do?" with the home page’s opening, cited, in any wording and by the business’s name', async () => {
+    const yoga = await crawled(fixture('yoga'), 'Oakfield Yoga');
+    const opening =
+      'Oakfield Yoga: A small, friendly studio above the bakery on Magdalen Street, teaching yoga and mat pilates since 2015. Classes are kept to 14 people so teachers can help everyone. [1]';
+    for (const question of [
+      'what do you do?',
+      'What is this place?',
+      'tell me about yourselves',
+      'What is Oakfield Yoga?',
+      'hi, what do you guys do?',
+    ]) {
+      const res = await yoga.ask(question);
+      expect(res.answer, question).toBe(opening);
+      expect(res.sources.map((s) => s.url)).toEqual([`${yoga.site.url}/`]);
+    }
+    // A question about the site's content is still one: "tell me about your classes" is answered from them.
+    expect((await yoga.ask('tell me about your classes')).answer).not.toBe(opening);
+
+    const saas = await crawled(fixture('saas'), 'Tallyboard');
+    // Its headline ("Track time. Send invoices. Get paid.") names nothing: the paragraph under it answers.
+    expect((await saas.ask('What does Tallyboard do?')).answer).toBe(
+      'Tallyboard is time tracking and invoicing for freelancers, agencies and small teams. Log hours from your browser or phone, turn them into an invoice in two clicks and get paid online. [1]',
+    );
+    const salon = await crawled(fixture('peluqueria'), 'Peluquería Lucía');
+    expect((await salon.ask('¿A qué os dedicáis?')).answer).toMatch(
+      /^Peluquería Lucía: Somos una peluquería familiar en el barrio de Ruzafa/,
+    );
+  });
+
+  it('says what the assistant is, in the visitor’s language, without quoting the site or counting a knowledge gap', async () => {
+    const vet = await crawled(fixture('vet'), 'Riverside Vets');
+    for (const question of ['are you a bot?', 'Who are you?', 'hello, is anyone there?', 'what can you help me with?']) {
+      expect(await vet.ask(question), question).toMatchObject({
+        answer: expect.stringMatching(
+          /^I'm Riverside Vets' virtual assistant, not a person: I answer questions from Riverside Vets' website/,
+        ),
+        sources: [],
+        leadCaptureIntent: false,
+      });
+    }
+    expect((await vet.ask('¿Eres un robot?')).answer).toMatch(/^Soy el asistente virtual de Riverside Vets, no una persona/);
+    expect((await vet.ask('Bist du ein Mensch?')).answer).toMatch(/^Ich bin der virtuelle Assistent von Riverside Vets, kein Mensch/);
+    // Asking for a person is a lead, as before.
+    expect(await vet.ask('can I talk to a real person?')).toMatchObject({ sources: [], leadCaptureIntent: true });
+    // What the bot declined is a knowledge gap; what it said of itself is not.
+    expect((await vet.ask('Do you sell skateboards and surfboards?')).sources).toEqual([]);
+    const gaps = await api<{ items: { question: string }[] }>(kb.baseUrl, 'GET', `/api/admin/clients/${vet.clientId}/knowledge-gaps`);
+    expect(gaps.body.items.map((g) => g.question)).toEqual(['Do you sell skateboards and surfboards?']);
+  });
+
+  it('replies to "ok" in the visitor’s language, not the quoted page’s, and not with "You’re welcome!"', async () => {
+    const pool = await crawled(fixture('pool'), 'Brookside Leisure Pool');
+    const { sessionId } = await pool.ask('what is this place?');
+    // The opening it quotes, "A 25-metre pool, a learner pool and a sauna…", has Portuguese's "a" four times.
+    expect((await pool.ask('ok', sessionId)).answer).toBe('Is there anything else I can help with?');
+  });
+
+  it('asks a home page of links alone like any question', async () => {
+    const dir = path.join(scratch, 'site');
+    mkdirSync(dir);
+    writeFileSync(
+      path.join(dir, 'index.html'),
+      '<!doctype html><title>Contents</title><body><h1>Contents</h1><ul><li><a href="about.html">About the project</a></li><li><a href="install.html">Installing</a></li></ul></body>',
+    );
+    writeFileSync(
+      path.join(dir, 'about.html'),
+      '<!doctype html><title>About the project</title><body><h1>About the project</h1><p>Lantern is a static site generator that turns Markdown folders into fast websites.</p></body>',
+    );
+    writeFileSync(
+      path.join(dir, 'install.html'),
+      '<!doctype html><title>Installing</title><body><h1>Installing</h1><p>Install Lantern with npm and run it in the folder of your Markdown files.</p></body>',
+    );
+    const docs = await crawled(dir, 'Lantern');
+    // The home page is crawled (a chunk of its links) and has no sentence to quote: the pages are searched.
+    const res = await docs.ask('What is Lantern?');
+    expect(res.answer).toMatch(/Lantern (?:is a static site generator|with npm)/);
+    expect(res.sources.map((s) => s.url)).not.toContain(`${docs.site.url}/`);
+    expect(res.sources.length).toBeGreaterThan(0);
+  });
+});
