@@ -88,6 +88,26 @@ describe('questions about the assistant and the business', () => {
     expect(gaps.body.items.map((g) => g.question)).toEqual(['Do you sell skateboards and surfboards?']);
   });
 
+  it('answers "what are your prices?" from the price list: the table or lines stating the most amounts, cited', async () => {
+    const museum = await crawled(fixture('museum'), 'Saltmarsh Museum');
+    // Its school workshops' page states as many amounts; the ticket table names its column "Price".
+    const tickets = await museum.ask('What are your prices?');
+    expect(tickets.answer).toBe(
+      'Tickets — Adult: £9.50. Concession (over 65, student): £7.50. Child (5–16): £4.50. Family (2 adults, up to 3 children): £24. [1]',
+    );
+    expect(tickets.sources.map((s) => s.url)).toEqual([`${museum.site.url}/visit.html`]);
+    const saas = await crawled(fixture('saas'), 'Tallyboard');
+    // The words alone found "Payment: Prices exclude VAT." on its FAQ.
+    const plans = await saas.ask('how much does it cost?');
+    expect(plans.answer).toMatch(/^Simple pricing that grows with your team — Free — Price: €0; .* Starter — Price: €9 per user a month;/);
+    expect(plans.sources.map((s) => s.url)).toEqual([`${saas.site.url}/pricing.html`]);
+    // "How much is it?" after a question asks about what that question was about, not the price list.
+    const { sessionId } = await saas.ask('Do you integrate with Xero?');
+    expect((await saas.ask('and how much is it?', sessionId)).answer).not.toMatch(/^Simple pricing/);
+    const salon = await crawled(fixture('peluqueria'), 'Peluquería Lucía');
+    expect((await salon.ask('¿Qué precios tenéis?')).answer).toMatch(/^Cortes: Corte de mujer: 28 €\. Corte de caballero: 16 €\./);
+  });
+
   it('replies to "ok" in the visitor’s language, not the quoted page’s, and not with "You’re welcome!"', async () => {
     const pool = await crawled(fixture('pool'), 'Brookside Leisure Pool');
     const { sessionId } = await pool.ask('what is this place?');

@@ -285,7 +285,7 @@ describe('chat with the openai providers (against an OpenAI-compatible fake)', (
     expect(fake.requests.chat).toHaveLength(0);
   });
 
-  it('answers "what do you do?" from the home page’s opening chunks, unsearched, and "are you a bot?" without the model', async () => {
+  it('answers "what do you do?" and "what are your prices?" from the client’s own chunks, unsearched, and "are you a bot?" without the model', async () => {
     // The seeded site has no "/": its shortest address, the all-in-one page, is its home page.
     const res = await chat({ message: 'What do you do?' });
     expect(fake.requests.embeddings).toHaveLength(0);
@@ -300,6 +300,16 @@ describe('chat with the openai providers (against an OpenAI-compatible fake)', (
     expect(bot.body).toMatchObject({ sources: [], leadCaptureIntent: false });
     expect(bot.body.answer).toMatch(/^I'm Northwind Heating & Plumbing's virtual assistant, not a person/);
     expect(fake.requests.chat).toHaveLength(0);
+    // Prices asked of nothing in particular: the passages stating the most amounts, unsearched.
+    const prices = await chat({ message: 'What are your prices?' });
+    expect(fake.requests.embeddings).toHaveLength(0);
+    const pricePrompt =
+      answerCalls(fake)[0]
+        ?.body.messages.map((m) => m.content ?? '')
+        .join('\n') ?? '';
+    expect(pricePrompt).toContain('Delivery of spare parts costs 5 dollars for orders under 50 dollars');
+    expect(pricePrompt).toContain('The Premium plan costs 49 dollars per month');
+    expect(prices.body.sources.map((s) => s.url)).toEqual([`${origin}/shipping`]);
   });
 
   it('sends a message that only asks for contact to the model with no passages, and flags the lead', async () => {

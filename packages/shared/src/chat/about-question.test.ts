@@ -60,8 +60,39 @@ describe('questions about the assistant or the business', () => {
     'Was ist Oakfield Yoga?',
     'O que vocês fazem?',
     'O que é Oakfield Yoga?',
+    'What services do you offer?',
+    'what do you sell?',
+    'services?',
+    '¿Qué servicios ofrecéis?',
+    'Welche Leistungen bieten Sie an?',
   ])('%j asks about the business', (message) => {
     expect(aboutQuestionOf(message, 'Oakfield Yoga')).toBe('business');
+  });
+
+  it.each([
+    'What are your prices?',
+    'prices?',
+    'price list',
+    'Do you have a price list?',
+    'what are the fees',
+    'How much do you charge?',
+    'How much does it cost?',
+    'how much is it?',
+    '¿Cuánto cuesta?',
+    '¿Qué precios tenéis?',
+    'Quels sont vos tarifs ?',
+    'Combien ça coûte ?',
+    'Was kostet das?',
+    'Preise?',
+    'Quanto custa?',
+  ])('%j asks for the prices', (message) => {
+    expect(aboutQuestionOf(message, 'Oakfield Yoga')).toBe('prices');
+  });
+
+  it('takes "how much is it?" after other turns as asking about what they said', () => {
+    expect(aboutQuestionOf('how much is it?', 'Oakfield Yoga', true)).toBeUndefined();
+    expect(aboutQuestionOf('¿Cuánto cuesta?', 'Oakfield Yoga', true)).toBeUndefined();
+    expect(aboutQuestionOf('what are your prices?', 'Oakfield Yoga', true)).toBe('prices');
   });
 
   it('knows the business by the names a visitor types for it', () => {
@@ -86,6 +117,10 @@ describe('questions about the assistant or the business', () => {
     'what is this error?',
     "what's that?",
     'what is a hot yoga class?',
+    'what classes do you have?',
+    'how much is a single class?',
+    'what are your prices for private sessions?',
+    'how much does parking cost?',
     // Asking for a person is a contact request, decided before.
     'can I talk to a real person?',
     '¿Puedo hablar con una persona?',

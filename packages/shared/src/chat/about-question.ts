@@ -12,12 +12,16 @@ import { foldForIntent } from '../intent/classifier.ts';
  *   the opening of the site's home page, the business's own description of itself. Their words are no
  *   page's ("do", "place"), so the retrieval quoted whatever shared one ("Book your *place* on our app").
  *
+ * - `prices` — "what are your prices?", "how much does it cost?" naming nothing priced: answered from the
+ *   client's price list, the chunk stating the most amounts (db/pages.ts). Its only words ("price",
+ *   "cost") found a page saying "Prices exclude VAT" or a hotel's check-in times, or none stating an amount.
+ *
  * The whole message must be such a question (a greeting before it or "please" after it aside): "can you
  * help me with my divorce?" and "what do you do about refunds?" are questions about the site. Asking for
  * a person ("can I talk to a real person?") is a contact request, decided before this. English, Spanish,
  * French, German and Portuguese (the lead classifier's languages), accents folded.
  */
-export type AboutQuestion = 'assistant' | 'business';
+export type AboutQuestion = 'assistant' | 'business' | 'prices';
 
 // What a chat assistant is called, and what a visitor asks it is not.
 const BOT = String.raw`(?:an? )?(?:bot|robot|chat ?bot|ai|a i|machine|computer|program|real person|real human|person|human|human being|real)`;
@@ -87,6 +91,10 @@ const BUSINESS = [
   String.raw`what kind of (?:${PLACE}|place) (?:is (?:this|it)|are (?:you|u))`,
   String.raw`what (?:${PLACE}) is (?:this|it)`,
   String.raw`tell me (?:about|more about) (?:yourselves|yourself|you|you guys|the ${PLACE}|this ${PLACE}|your ${PLACE}|what you do)`,
+  // What it offers as a whole: "what services do you offer?" (not "what classes do you have?", a timetable's).
+  String.raw`what (?:kind of |kinds of |sort of )?(?:services?|products?|work) (?:do|can) (?:you|u)(?: guys)? (?:offer|provide|sell|do|have)`,
+  String.raw`what (?:do|can) (?:you|u)(?: guys)? (?:offer|provide|sell)`,
+  String.raw`(?:your )?(?:services|products)`,
   String.raw`(?:tell me )?(?:about|more about) (?:you|yourselves|your ${PLACE}|this ${PLACE})`,
   // Spanish
   String.raw`que (?:haceis|hacen|hace usted|haces)`,
@@ -94,6 +102,7 @@ const BUSINESS = [
   String.raw`quienes (?:sois|son)(?: ustedes| vosotros)?`,
   String.raw`que es (?:esto|este (?:sitio|negocio|lugar|sitio web|web)|esta (?:empresa|web|pagina|tienda))`,
   String.raw`(?:hablame|cuentame|hableme|cuenteme) (?:de|sobre) (?:vosotros|ustedes|la empresa|el negocio)`,
+  String.raw`que (?:servicios|productos) (?:ofreceis|ofrecen|ofreces|teneis|tienen|haceis|hacen)`,
   // French
   String.raw`que (?:faites[- ]vous|fais[- ]tu)`,
   String.raw`(?:vous faites|tu fais) quoi`,
@@ -101,16 +110,46 @@ const BUSINESS = [
   String.raw`c ?est quoi(?: (?:ce site|cet endroit|cette entreprise|ce magasin|ce commerce))?`,
   String.raw`quelle est votre activite`,
   String.raw`(?:parlez[- ]moi|parle[- ]moi) de (?:vous|toi|votre entreprise|votre activite)`,
+  String.raw`quels (?:services|produits) (?:proposez[- ]vous|offrez[- ]vous|vendez[- ]vous)`,
   // German
   String.raw`was (?:macht ihr|machen sie|machst du|tut ihr)`,
   String.raw`wer seid ihr`,
   String.raw`was ist (?:das|das hier|diese (?:seite|firma|website)|dieses (?:geschaft|unternehmen))`,
   String.raw`(?:erzahl|erzahlen sie) (?:mir )?(?:etwas )?(?:von|uber) (?:euch|ihnen|dir|ihrer firma|eurer firma)`,
+  String.raw`welche (?:leistungen|dienstleistungen|produkte) (?:bieten sie|bietet ihr)(?: an)?`,
   // Portuguese
   String.raw`o que (?:voces fazem|voce faz|fazem|faz)`,
   String.raw`quem sao(?: voces)?`,
   String.raw`o que e (?:isto|isso|este (?:site|lugar|negocio)|esta (?:empresa|loja|pagina))`,
   String.raw`(?:fale|fala|conte|conta)[- ]?(?:me )?(?:sobre|de) (?:voces|vos|a empresa|o negocio)`,
+  String.raw`quais (?:servicos|produtos) (?:voces oferecem|oferecem|voce oferece)`,
+];
+// Prices asked of nothing in particular. A pronoun ("how much is it?") names what the conversation was about,
+// so those count only as a conversation's first message.
+const PRICE_WORD = '(?:prices?|pricing|rates?|fees?|charges?|costs?|tariffs?)';
+const PRICES = [
+  String.raw`what (?:are|r|is) (?:your|ur|the) ${PRICE_WORD}`,
+  String.raw`(?:your |the )?(?:${PRICE_WORD}|price list|prices list)`,
+  String.raw`(?:do you have|can i see|is there) (?:a |your |the )?(?:price list|prices|pricing)`,
+  String.raw`how much (?:do|does) (?:you|u)(?: guys)? charge`,
+  String.raw`what do (?:you|u)(?: guys)? charge`,
+  String.raw`(?:que|cuales son (?:los|vuestros|sus)) (?:precios|tarifas)(?: teneis| tienen)?`,
+  String.raw`(?:precios|tarifas|lista de precios)`,
+  String.raw`quels sont (?:vos|les) (?:prix|tarifs)`,
+  String.raw`(?:prix|tarifs|vos tarifs|vos prix|grille tarifaire)`,
+  String.raw`(?:was sind|wie sind) (?:ihre|eure|die) preise`,
+  String.raw`(?:preise|preisliste|ihre preise)`,
+  String.raw`quais (?:sao )?(?:os|seus) precos`,
+  String.raw`(?:precos|tabela de precos)`,
+];
+const PRICES_OPENING = [
+  String.raw`how much (?:does|do|will|would) (?:it|this|that|they) cost`,
+  String.raw`how much (?:is|are) (?:it|this|that|they)`,
+  String.raw`what does (?:it|this|that) cost`,
+  String.raw`cuanto (?:cuesta|cuestan|vale|valen)`,
+  String.raw`combien (?:ca coute|ca coute|coute|coutent)(?: (?:ca|cela))?`,
+  String.raw`(?:was|wie ?viel) kostet (?:es|das)`,
+  String.raw`quanto (?:custa|custam)`,
 ];
 // The business by its name: "what is Oakfield Yoga?", "tell me about Tallyboard", "what does Tallyboard do?".
 const BY_NAME = [
@@ -139,6 +178,8 @@ const folded = (text: string) =>
 const whole = (patterns: string[]) => new RegExp(`^${OPENING}(?:${patterns.join('|')})${CLOSING}$`);
 const ASSISTANT_RE = whole(ASSISTANT);
 const BUSINESS_RE = whole(BUSINESS);
+const PRICES_RE = whole(PRICES);
+const PRICES_OPENING_RE = whole(PRICES_OPENING);
 
 // What a business adds to its name that a visitor leaves out: "Leafline Tea Co." is asked as "Leafline Tea".
 const NAME_SUFFIX = /\s+(?:co|company|ltd|limited|inc|llc|plc|gmbh|sl|sa|srl|bv|ag|lda)$/;
@@ -159,13 +200,15 @@ function nameForms(name: string): string[] {
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export function aboutQuestionOf(message: string, clientName = ''): AboutQuestion | undefined {
+/** `inConversation`: the message follows earlier turns, so a pronoun in it names what they were about. */
+export function aboutQuestionOf(message: string, clientName = '', inConversation = false): AboutQuestion | undefined {
   // A long message is a question with its particulars, never only this.
   if (message.length > 120) return undefined;
   const text = folded(message);
   if (!text) return undefined;
   if (ASSISTANT_RE.test(text)) return 'assistant';
   if (BUSINESS_RE.test(text)) return 'business';
+  if (PRICES_RE.test(text) || (!inConversation && PRICES_OPENING_RE.test(text))) return 'prices';
   const names = nameForms(clientName);
   if (names.length > 0) {
     const name = `(?:the )?(?:${names.map(literal).join('|')})`;

@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { ClientRow } from '../db/clients.ts';
 import { type CuratedAnswerRow, curatedDocumentSources, listCuratedAnswers, wordsElsewhere } from '../db/curated-answers.ts';
 import { appendTurns, recentMessages, type StoredTurn } from '../db/messages.ts';
-import { homePageChunks } from '../db/pages.ts';
+import { homePageChunks, priceListChunks } from '../db/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { recordUsage, type UsageEntry } from '../db/usage.ts';
 import { detectLeadIntent } from '../intent/classifier.ts';
@@ -21,7 +21,7 @@ import {
   type ChatUsage,
   createChatProvider,
 } from '../providers/chat/chat.ts';
-import { openingOf } from '../providers/chat/extractive-answer.ts';
+import { openingOf, priceListOf } from '../providers/chat/extractive-answer.ts';
 import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings/embeddings.ts';
 import type { ChatResponse } from '../schemas/chat.ts';
 import { aboutQuestionOf } from './about-question.ts';
@@ -138,9 +138,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     const talk =
       smallTalkOf(req.message) ??
       (isAcceptance(req.message) && (chat.kind === 'extractive' || !history.at(-1)?.content.trim().endsWith('?')) ? 'yes' : undefined);
-    // "who are you?", "are you a bot?": what the assistant is, in kind too. "What do you do?": what the
-    // business says of itself, the opening of its home page (quoted offline, the chat model's passages otherwise).
-    const about = talk ? undefined : aboutQuestionOf(req.message, req.client.name);
+    // "who are you?", "are you a bot?": what the assistant is, in kind too. "What do you do?", "what are
+    // your prices?": the client's own word on it — its home page's opening, its price list (quoted offline,
+    // the chat model's passages otherwise).
+    const about = talk ? undefined : aboutQuestionOf(req.message, req.client.name, history.length > 0);
     const lang = () => replyLanguage(req.message, history);
     const canned = talk
       ? smallTalkReply(talk, req.client.name, lang())
@@ -151,23 +152,23 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       const reply: ChatOutput = { answer: canned, usedPassageIds: [], leadCaptureIntent: false };
       return { clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
     }
-    if (about === 'business') {
-      const home = await homePageChunks(pool, clientId, 3);
-      const input: ChatInput = { ...base, contactRequested: false, passages: home };
-      if (chat.kind !== 'extractive' && home.length > 0) return { clientId, sessionId, input, passages: home, usage };
-      const opening = chat.kind === 'extractive' ? openingOf(home) : undefined;
-      if (opening?.text) {
-        const usedPassageIds = opening.used.map((k) => (home[k] as ChatPassage).id);
+    if (about === 'business' || about === 'prices') {
+      const own = about === 'business' ? await homePageChunks(pool, clientId, 3) : await priceListChunks(pool, clientId, 2);
+      const input: ChatInput = { ...base, contactRequested: false, passages: own };
+      if (chat.kind !== 'extractive' && own.length > 0) return { clientId, sessionId, input, passages: own, usage };
+      const quote = chat.kind === 'extractive' ? (about === 'business' ? openingOf(own) : priceListOf(own)) : undefined;
+      if (quote?.text) {
+        const usedPassageIds = quote.used.map((k) => (own[k] as ChatPassage).id);
         return {
           clientId,
           sessionId,
           input,
-          passages: home,
+          passages: own,
           usage,
-          reply: { answer: opening.text, usedPassageIds, leadCaptureIntent: false },
+          reply: { answer: quote.text, usedPassageIds, leadCaptureIntent: false },
         };
       }
-      // No home page with a sentence (texts and files only, a page of links): asked like any question.
+      // No home page with a sentence (texts and files only, a page of links), no amount stated: asked like any question.
     }
 
     let query = req.message;

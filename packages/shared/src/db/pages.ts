@@ -26,8 +26,8 @@ export async function findPage(db: Queryable, clientId: string, url: string): Pr
   return rows[0];
 }
 
-/** A chunk of the home page, as the chat providers read a passage. */
-export interface HomePageChunk {
+/** A chunk, as the chat providers read a passage. */
+export interface PassageRow {
   id: string;
   url: string;
   title: string;
@@ -41,8 +41,8 @@ export interface HomePageChunk {
  * started from (filed under its directory's address), or the site's root when it started deeper. None
  * when the client has no website (texts and files only).
  */
-export async function homePageChunks(db: Queryable, clientId: string, limit: number): Promise<HomePageChunk[]> {
-  const { rows } = await db.query<HomePageChunk>(
+export async function homePageChunks(db: Queryable, clientId: string, limit: number): Promise<PassageRow[]> {
+  const { rows } = await db.query<PassageRow>(
     `SELECT d.id, d.url, d.title, d.heading, d.content
        FROM documents d
       WHERE d.page_id = (
@@ -54,6 +54,31 @@ export async function homePageChunks(db: Queryable, clientId: string, limit: num
       ORDER BY d.chunk_index
       LIMIT $2`,
     [clientId, limit],
+  );
+  return rows;
+}
+
+// An amount with its currency, as chat/price-question.ts reads one (Postgres' regular expressions: \m, \M are word edges).
+const AMOUNT = String.raw`[$€£¥₹]\s?\d|\d\s?[$€£¥₹]|\m\d+([.,]\d+)?\s?(eur|euros?|usd|dollars?|gbp|pounds|chf|francs?|yen|reais|brl|mxn|cad|aud)\M`;
+// A page or a section that says it lists prices (its address, title or heading), or a table's column of them
+// ("Ticket | Price"); not "cost", which a delivery table's column is.
+const PRICE_NAMED = String.raw`\m(price|prices|pricing|fees|rates|tariffs?|tarifs?|precios|tarifas|preise|preisliste|precos|preços|prix)\M`;
+const PRICE_COLUMN = String.raw`\|\s*(price|prices|fee|fees|rate|rates|precio|tarifa|prix|tarif|preis|preço|preco)\s*(\||\n|$)`;
+
+/**
+ * The client's price list, for "what are your prices?" (chat/about-question.ts): its chunks stating
+ * amounts, those of a page or section named for prices first ("Prices", "pricing.html", a table's "Price"
+ * column), then by how many amounts each states, then in page order (a home page's bestsellers first). None when the client states no amount.
+ */
+export async function priceListChunks(db: Queryable, clientId: string, limit: number): Promise<PassageRow[]> {
+  const { rows } = await db.query<PassageRow>(
+    `SELECT d.id, d.url, d.title, d.heading, d.content
+       FROM documents d JOIN sources s ON s.id = d.source_id
+      WHERE d.client_id = $1 AND s.type <> 'answer' AND d.content ~* $2
+      ORDER BY (d.url || ' ' || d.title || ' ' || coalesce(d.heading, '')) ~* $3 OR d.content ~* $5 DESC,
+               (SELECT count(*) FROM regexp_matches(d.content, $2, 'gi')) DESC, d.url, d.chunk_index
+      LIMIT $4`,
+    [clientId, AMOUNT, PRICE_NAMED, limit, PRICE_COLUMN],
   );
   return rows;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyze } from '../text/text-analysis.ts';
-import { composeAnswer, coverage, openingOf, queryTerms, rowSentence, sentencesOf } from './extractive-answer.ts';
+import { composeAnswer, coverage, openingOf, priceListOf, queryTerms, rowSentence, sentencesOf } from './extractive-answer.ts';
 
 const passage = (id: string, url: string, content: string, title = 'Page') => ({ id, url, title, content });
 
@@ -1580,5 +1580,51 @@ describe('openingOf: what the business says of itself', () => {
     const intro = passage('b', 'https://docs.example/', 'This manual describes how to install and run the server on Linux and macOS.');
     expect(openingOf([links, intro])).toMatchObject({ used: [1] });
     expect(openingOf([links])).toEqual({ text: '', used: [], score: 0 });
+  });
+});
+
+describe('priceListOf: the client’s prices', () => {
+  it('reads a price table’s rows as sentences under its name, and leaves out what states no amount', () => {
+    const prices = {
+      ...passage(
+        'p1',
+        'https://vet.example/prices.html',
+        [
+          'All prices include VAT.',
+          '',
+          'Item | Price',
+          '',
+          'Consultation (15 minutes) | £52',
+          '',
+          'Microchip | £25',
+          '',
+          'Regular cleaning | £19 an hour (minimum 2 hours)',
+        ].join('\n'),
+      ),
+      heading: 'Prices',
+    };
+    expect(priceListOf([prices])).toEqual({
+      text: 'Prices — Consultation (15 minutes): £52. Microchip: £25. Regular cleaning: £19 an hour (minimum 2 hours). [1]',
+      used: [0],
+      score: 1,
+    });
+  });
+
+  it('quotes a price list’s lines and sentences stating amounts, within a quote’s words', () => {
+    const menu = passage(
+      'm',
+      'https://trattoria.example/menu.html',
+      'Margherita £11.\nDiavola with spicy salami £13.\n\nEvery pizza can be made with a gluten-free base for £2 extra.',
+    );
+    expect(priceListOf([menu]).text).toBe(
+      'Margherita £11. Diavola with spicy salami £13. Every pizza can be made with a gluten-free base for £2 extra. [1]',
+    );
+    const long = passage(
+      'l',
+      'https://x.example/p',
+      Array.from({ length: 30 }, (_, i) => `Item number ${i} costs £${i + 1} a month.`).join('\n'),
+    );
+    expect(priceListOf([long]).text.split(' ').length).toBeLessThanOrEqual(82);
+    expect(priceListOf([passage('n', 'https://x.example/', 'We are open every day.')])).toEqual({ text: '', used: [], score: 0 });
   });
 });

@@ -1155,13 +1155,45 @@ export function openingOf(passages: ChatPassage[]): ExtractiveAnswer {
       picked.push(withFullStop(s.text));
       words += s.words;
     }
-    const quote = stripCitationMarks(picked.join(' '));
-    // A headline of sentences ("Track time. Send invoices. Get paid.") names nothing: the quote opens the answer.
-    const topic = topicOf(passage, sentences, first, quote);
-    const named = topic && !/[.!?]\s/.test(topic) ? `${topic}: ` : '';
-    return { text: `${named}${quote} [1]`, used: [k], score: 1 };
+    return underItsName(passage, sentences, first, picked.join(' '), k);
   }
   return { text: '', used: [], score: 0 };
+}
+
+/**
+ * The client's prices, for "what are your prices?": of the price list's passage (db/pages.ts
+ * priceListChunks), its lines stating an amount in page order — a table's rows read as sentences with
+ * their columns' names, a price list's lines, sentences — under what names it, within a quote's words
+ * ("Prices — Consultation (15 minutes) — Price: £52. Repeat consultation within 7 days — Price: £28. …").
+ */
+export function priceListOf(passages: ChatPassage[]): ExtractiveAnswer {
+  const passage = passages[0];
+  if (!passage) return { text: '', used: [], score: 0 };
+  const sentences = sentencesOf(passage.content);
+  const picked: string[] = [];
+  let first = -1;
+  let words = 0;
+  for (const [i, s] of sentences.entries()) {
+    if (!statesPrice(s.text) || (!s.prose && !s.line && !s.row)) continue;
+    // Each ends with its full stop: a row's "(minimum 2 hours)" ran into the next row's name.
+    const text = (s.row ? keepTogether(rowSentence(sentences, i)) : s.text).replace(/(?<![.!?])$/, '.');
+    const count = text.split(/\s+/).length;
+    if (picked.length > 0 && words + count > MAIN_WORDS) break;
+    if (first < 0) first = i;
+    picked.push(text);
+    words += count;
+  }
+  if (first < 0) return { text: '', used: [], score: 0 };
+  return underItsName(passage, sentences, first, picked.join(' '), 0, (sentences[first] as Sentence).row ? ' — ' : ': ');
+}
+
+/** A quote of the k-th passage under what names it; a headline of sentences ("Track time. Send invoices. Get paid.") names nothing. */
+function underItsName(passage: ChatPassage, sentences: Sentence[], index: number, said: string, k: number, colon = ': '): ExtractiveAnswer {
+  const quote = stripCitationMarks(said);
+  const topic = topicOf(passage, sentences, index, quote);
+  // A FAQ's question stands before its answer as on the page ("Can I buy gift cards? Yes, …").
+  const named = !topic || /[.!?]\s/.test(topic) ? '' : /\?$/.test(topic) ? `${topic} ` : `${topic}${colon}`;
+  return { text: `${named}${quote} [1]`, used: [k], score: 1 };
 }
 
 export interface ExtractiveAnswer {
