@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,6 +37,27 @@ describe('questions about the assistant and the business', () => {
     return { site, clientId, ask };
   }
   const fixture = (dir: string) => new URL(`../fixtures/small-sites/${dir}`, import.meta.url).pathname;
+  // A project's documentation whose home page is only links to its pages, and which states no price.
+  const lanternSite = () => {
+    const dir = mkdtempSync(path.join(scratch, 'site-'));
+    const page = (title: string, body: string) => `<!doctype html><title>${title}</title><body><h1>${title}</h1>${body}</body>`;
+    writeFileSync(
+      path.join(dir, 'index.html'),
+      page('Contents', '<ul><li><a href="about.html">About the project</a></li><li><a href="install.html">Installing</a></li></ul>'),
+    );
+    writeFileSync(
+      path.join(dir, 'about.html'),
+      page('About the project', '<p>Lantern is a static site generator that turns Markdown folders into fast websites.</p>'),
+    );
+    writeFileSync(
+      path.join(dir, 'install.html'),
+      page(
+        'Installing',
+        '<p>Install Lantern with npm and run it in the folder of your Markdown files. Pricing of hosting is up to your host.</p>',
+      ),
+    );
+    return dir;
+  };
 
   it('answers "what do you do?" with the home page’s opening, cited, in any wording and by the business’s name', async () => {
     const yoga = await crawled(fixture('yoga'), 'Oakfield Yoga');
@@ -108,6 +129,22 @@ describe('questions about the assistant and the business', () => {
     expect((await salon.ask('¿Qué precios tenéis?')).answer).toMatch(/^Cortes: Corte de mujer: 28 €\. Corte de caballero: 16 €\./);
   });
 
+  it('declines prices on a site that states none, and answers from a curated answer the operator wrote for it', async () => {
+    const lantern = await crawled(lanternSite(), 'Lantern');
+    // No page states an amount: "I don't know", a knowledge gap — not a page sharing "price".
+    const none = await lantern.ask('What are your prices?');
+    expect(none).toMatchObject({ sources: [], leadCaptureIntent: false });
+    expect(none.answer).toMatch(/^I don't know/);
+    // The operator answers the gap; the answer is given, whatever this question's kind.
+    const created = await api(kb.baseUrl, 'POST', `/api/admin/clients/${lantern.clientId}/answers`, {
+      question: 'What are your prices?',
+      answer: 'Lantern is free and open source.',
+    });
+    expect(created.status).toBe(201);
+    expect((await lantern.ask('what are your prices?')).answer).toBe('Lantern is free and open source.');
+    expect((await lantern.ask('price list?')).answer).toBe('Lantern is free and open source.');
+  });
+
   it('replies to "ok" in the visitor’s language, not the quoted page’s, and not with "You’re welcome!"', async () => {
     const pool = await crawled(fixture('pool'), 'Brookside Leisure Pool');
     const { sessionId } = await pool.ask('what is this place?');
@@ -116,21 +153,7 @@ describe('questions about the assistant and the business', () => {
   });
 
   it('asks a home page of links alone like any question', async () => {
-    const dir = path.join(scratch, 'site');
-    mkdirSync(dir);
-    writeFileSync(
-      path.join(dir, 'index.html'),
-      '<!doctype html><title>Contents</title><body><h1>Contents</h1><ul><li><a href="about.html">About the project</a></li><li><a href="install.html">Installing</a></li></ul></body>',
-    );
-    writeFileSync(
-      path.join(dir, 'about.html'),
-      '<!doctype html><title>About the project</title><body><h1>About the project</h1><p>Lantern is a static site generator that turns Markdown folders into fast websites.</p></body>',
-    );
-    writeFileSync(
-      path.join(dir, 'install.html'),
-      '<!doctype html><title>Installing</title><body><h1>Installing</h1><p>Install Lantern with npm and run it in the folder of your Markdown files.</p></body>',
-    );
-    const docs = await crawled(dir, 'Lantern');
+    const docs = await crawled(lanternSite(), 'Lantern');
     // The home page is crawled (a chunk of its links) and has no sentence to quote: the pages are searched.
     const res = await docs.ask('What is Lantern?');
     expect(res.answer).toMatch(/Lantern (?:is a static site generator|with npm)/);

@@ -300,16 +300,36 @@ describe('chat with the openai providers (against an OpenAI-compatible fake)', (
     expect(bot.body).toMatchObject({ sources: [], leadCaptureIntent: false });
     expect(bot.body.answer).toMatch(/^I'm Northwind Heating & Plumbing's virtual assistant, not a person/);
     expect(fake.requests.chat).toHaveLength(0);
-    // Prices asked of nothing in particular: the passages stating the most amounts, unsearched.
+    // Prices asked of nothing in particular, on a site with no price list (no chunk states three amounts or is
+    // named for prices: delivery's "5 dollars … 50 dollars", the plan's "49 dollars"): the model gets no
+    // passages, as for any question the site cannot answer, and cites nothing.
     const prices = await chat({ message: 'What are your prices?' });
     expect(fake.requests.embeddings).toHaveLength(0);
-    const pricePrompt =
+    const priceSystem = answerCalls(fake)[0]?.body.messages.find((m) => m.role === 'system')?.content ?? '';
+    expect(priceSystem).toContain('(no passages were found for this question)');
+    expect(prices.body.sources).toEqual([]);
+    // A site with a price list: its chunk stating the most amounts is the model's passage.
+    fake.reset();
+    const pool = (await createClient(kb.baseUrl, { name: 'Brookside Pool' })).clientId;
+    await seeder.seed(pool, [
+      {
+        url: 'https://pool.example/',
+        title: 'Brookside Pool',
+        chunks: ['A 25-metre pool run by the town council. Lockers take a £1 coin.'],
+      },
+      {
+        url: 'https://pool.example/prices',
+        title: 'Prices',
+        chunks: ['Ticket | Price\n\nAdult swim | £5.20\n\nChild swim | £2.80\n\nSauna | £4.00'],
+      },
+    ]);
+    const list = await api<ChatBody>(kb.baseUrl, 'POST', '/api/chat', { clientId: pool, message: 'How much does it cost?' });
+    expect(
       answerCalls(fake)[0]
         ?.body.messages.map((m) => m.content ?? '')
-        .join('\n') ?? '';
-    expect(pricePrompt).toContain('Delivery of spare parts costs 5 dollars for orders under 50 dollars');
-    expect(pricePrompt).toContain('The Premium plan costs 49 dollars per month');
-    expect(prices.body.sources.map((s) => s.url)).toEqual([`${origin}/shipping`]);
+        .join('\n'),
+    ).toContain('Adult swim | £5.20');
+    expect(list.body.sources.map((s) => s.url)).toEqual(['https://pool.example/prices']);
   });
 
   it('sends a message that only asks for contact to the model with no passages, and flags the lead', async () => {

@@ -141,7 +141,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     // "who are you?", "are you a bot?": what the assistant is, in kind too. "What do you do?", "what are
     // your prices?": the client's own word on it — its home page's opening, its price list (quoted offline,
     // the chat model's passages otherwise).
-    const about = talk ? undefined : aboutQuestionOf(req.message, req.client.name, history.length > 0);
+    // A curated answer the operator wrote for it ("What are your prices?") is the answer, as for any question.
+    const curatedFirst = curatedAnswers.length > 0 && matchCurated(req.message, curatedAnswers) !== undefined;
+    const about = talk || curatedFirst ? undefined : aboutQuestionOf(req.message, req.client.name, history.length > 0);
     const lang = () => replyLanguage(req.message, history);
     const canned = talk
       ? smallTalkReply(talk, req.client.name, lang())
@@ -168,7 +170,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
           reply: { answer: quote.text, usedPassageIds, leadCaptureIntent: false },
         };
       }
-      // No home page with a sentence (texts and files only, a page of links), no amount stated: asked like any question.
+      // No price list: nothing on the site says what anything costs, and "I don't know" is the answer (the
+      // question's words alone find "$1" in an SQL example). No home page with a sentence (texts and files
+      // only, a page of links): asked like any question.
+      if (about === 'prices' && own.length === 0) return { clientId, sessionId, input, passages: [], usage };
     }
 
     let query = req.message;

@@ -58,8 +58,9 @@ export async function homePageChunks(db: Queryable, clientId: string, limit: num
   return rows;
 }
 
-// An amount with its currency, as chat/price-question.ts reads one (Postgres' regular expressions: \m, \M are word edges).
-const AMOUNT = String.raw`[$€£¥₹]\s?\d|\d\s?[$€£¥₹]|\m\d+([.,]\d+)?\s?(eur|euros?|usd|dollars?|gbp|pounds|chf|francs?|yen|reais|brl|mxn|cad|aud)\M`;
+// An amount with its currency (Postgres' regular expressions: \m, \M are word edges). "$" only before two
+// digits or cents: "$1", "$2" and "$1,1" are a documentation site's SQL and shell placeholders, not prices.
+const AMOUNT = String.raw`\$\s?(\d{2,}|\d[.,]\d\d\M)|[€£¥₹]\s?\d|\d\s?[€£¥₹]|\m\d+([.,]\d+)?\s?(eur|euros?|usd|dollars?|gbp|pounds|chf|francs?|yen|reais|brl|mxn|cad|aud)\M`;
 // A page or a section that says it lists prices (its address, title or heading), or a table's column of them
 // ("Ticket | Price"); not "cost", which a delivery table's column is.
 const PRICE_NAMED = String.raw`\m(price|prices|pricing|fees|rates|tariffs?|tarifs?|precios|tarifas|preise|preisliste|precos|preços|prix)\M`;
@@ -68,17 +69,24 @@ const PRICE_COLUMN = String.raw`\|\s*(price|prices|fee|fees|rate|rates|precio|ta
 /**
  * The client's price list, for "what are your prices?" (chat/about-question.ts): its chunks stating
  * amounts, those of a page or section named for prices first ("Prices", "pricing.html", a table's "Price"
- * column), then by how many amounts each states, then in page order (a home page's bestsellers first). None when the client states no amount.
+ * column), then by how many amounts each states, then in page order (a home page's bestsellers first). A
+ * chunk named for none is a list when it states three amounts at least: a documentation site's essay names
+ * "$59.5 billion" and another sum, a gift card's "from £10 to £100" is one price. None when the client has
+ * no such chunk.
  */
 export async function priceListChunks(db: Queryable, clientId: string, limit: number): Promise<PassageRow[]> {
   const { rows } = await db.query<PassageRow>(
-    `SELECT d.id, d.url, d.title, d.heading, d.content
-       FROM documents d JOIN sources s ON s.id = d.source_id
-      WHERE d.client_id = $1 AND s.type <> 'answer' AND d.content ~* $2
-      ORDER BY (d.url || ' ' || d.title || ' ' || coalesce(d.heading, '')) ~* $3 OR d.content ~* $5 DESC,
-               (SELECT count(*) FROM regexp_matches(d.content, $2, 'gi')) DESC, d.url, d.chunk_index
-      LIMIT $4`,
-    [clientId, AMOUNT, PRICE_NAMED, limit, PRICE_COLUMN],
+    `WITH stating AS (
+       SELECT d.id, d.url, d.title, d.heading, d.content, d.chunk_index,
+              (d.url || ' ' || d.title || ' ' || coalesce(d.heading, '')) ~* $3 OR d.content ~* $4 AS named,
+              (SELECT count(*) FROM regexp_matches(d.content, $2, 'gi')) AS amounts
+         FROM documents d JOIN sources s ON s.id = d.source_id
+        WHERE d.client_id = $1 AND s.type <> 'answer' AND d.content ~* $2)
+     SELECT id, url, title, heading, content FROM stating
+      WHERE named OR amounts >= 3
+      ORDER BY named DESC, amounts DESC, url, chunk_index
+      LIMIT $5`,
+    [clientId, AMOUNT, PRICE_NAMED, PRICE_COLUMN, limit],
   );
   return rows;
 }

@@ -1142,9 +1142,12 @@ const LICENCE =
  */
 export function openingOf(passages: ChatPassage[]): ExtractiveAnswer {
   const says = (s: Sentence) => s.prose && !/\?$/.test(s.text) && !LICENCE.test(s.text);
+  // It opens with a statement: a capital, a full stop at its end — not a link's words ("RPM-based Systems (Red
+  // Hat / CentOS / Fedora)"), a list of figures' entry ("2.5. Save screen when…") or a footnote ("[a] unless…").
+  const opens = (s: Sentence) => says(s) && s.words >= 4 && !s.numbered && /^[\p{Lu}\p{N}"“]/u.test(s.text) && /[.!]$/.test(s.text);
   for (const [k, passage] of passages.entries()) {
     const sentences = sentencesOf(passage.content);
-    const first = sentences.findIndex((s) => says(s) && s.words >= 4);
+    const first = sentences.findIndex(opens);
     if (first < 0) continue;
     const picked: string[] = [];
     let words = 0;
