@@ -65,6 +65,9 @@ describe('questions about the assistant or the business', () => {
     'services?',
     '¿Qué servicios ofrecéis?',
     'Welche Leistungen bieten Sie an?',
+    'How long have you been in business?',
+    'when was the company founded?',
+    'How long has Oakfield Yoga been around?',
   ])('%j asks about the business', (message) => {
     expect(aboutQuestionOf(message, 'Oakfield Yoga')).toBe('business');
   });
@@ -118,6 +121,8 @@ describe('questions about the assistant or the business', () => {
     "what's that?",
     'what is a hot yoga class?',
     'what classes do you have?',
+    'how long have you been a vet?',
+    'how long has the boiler been broken?',
     'how much is a single class?',
     'what are your prices for private sessions?',
     'how much does parking cost?',
