@@ -69,6 +69,8 @@ describe('questions about the assistant and the business', () => {
       'tell me about yourselves',
       'What is Oakfield Yoga?',
       'hi, what do you guys do?',
+      // Its opening says since when ("…since 2015"): the words alone found nothing.
+      'How long have you been in business?',
     ]) {
       const res = await yoga.ask(question);
       expect(res.answer, question).toBe(opening);
