@@ -1628,3 +1628,30 @@ describe('priceListOf: the client’s prices', () => {
     expect(priceListOf([passage('n', 'https://x.example/', 'We are open every day.')])).toEqual({ text: '', used: [], score: 0 });
   });
 });
+
+describe('composeAnswer under a list a sentence introduces', () => {
+  it('names the quote by its section, not by the list’s last item above it', () => {
+    const areas = {
+      ...passage(
+        'a',
+        'https://plumber.example/areas.html',
+        [
+          'We work across Leeds and within about 15 miles of the city centre, including:',
+          '',
+          'Headingley',
+          '',
+          'Otley',
+          '',
+          'Rothwell',
+          '',
+          'Not sure if we cover your postcode? Give us a call and we will tell you straight away.',
+        ].join('\n'),
+        'Areas we cover — Aire Valley Plumbing',
+      ),
+      heading: 'Areas we cover',
+    };
+    expect(composeAnswer('what areas do you cover?', [areas]).text).toBe(
+      'Areas we cover: Give us a call and we will tell you straight away. [1]',
+    );
+  });
+});

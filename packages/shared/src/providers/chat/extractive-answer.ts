@@ -829,7 +829,7 @@ function topicOf(passage: ChatPassage, sentences: Sentence[], index: number, quo
     if (inListing(sentences, i)) continue;
     // What a sentence ending in a colon introduces ("Add the following line to master.cf…:", then
     // "postlog unix-dgram n - n - 1 postlogd") is its example, not a section's name.
-    if (introduced(sentences, i)) continue;
+    if (introduced(sentences, i) || itemOfIntroducedList(sentences, i)) continue;
     // A field that names what the fields under it describe ("Option: Aptitude::Auto-Install" above
     // "Default: true" and "Description: If this option is true…", a reference's segmented list).
     const naming = NAMING_FIELD.exec(s.text);
@@ -881,6 +881,18 @@ function introduced(sentences: Sentence[], index: number): boolean {
   if (/:$/.test(before.text)) return before.prose || (before.line && before.words >= 4 && /^\p{Ll}+\s/u.test(before.text));
   // A sentence of words, not a line of code or a function's signature ("age ( timestamp ) → interval").
   return before.line && before.words > HEADING_WORDS && !ENDS_SENTENCE.test(before.text) && /^\p{Lu}[\p{L}\s,'’-]+$/u.test(before.text);
+}
+
+/**
+ * An item past the first of a list a sentence ending in a colon introduces ("We work across Leeds …,
+ * including:", then "Headingley", …, "Rothwell"): no section's name either. The plumber's "what areas do you
+ * cover?" was answered under "Rothwell", the last town listed above the sentence quoted.
+ */
+function itemOfIntroducedList(sentences: Sentence[], index: number): boolean {
+  let first = index;
+  while (first > 0 && isItemLine(sentences, first - 1)) first--;
+  const before = sentences[first - 1];
+  return first < index && before?.prose === true && /:$/.test(before.text) && (listItemsAt(sentences, first)?.end ?? 0) > index;
 }
 
 /**
