@@ -154,6 +154,21 @@ describe('questions about the assistant and the business', () => {
     expect((await pool.ask('ok', sessionId)).answer).toBe('Is there anything else I can help with?');
   });
 
+  it('answers a complaint about the last answer with the contact offer, and "what?" with a request to ask again', async () => {
+    const yoga = await crawled(fixture('yoga'), 'Oakfield Yoga');
+    const { sessionId } = await yoga.ask('Can I pay by card?');
+    // The words alone quoted "…so teachers can help everyone" at "you're not helping".
+    expect(await yoga.ask("that's not what I asked", sessionId)).toMatchObject({
+      answer: "Sorry that didn't help. Would you like someone from Oakfield Yoga to contact you?",
+      sources: [],
+      leadCaptureIntent: false,
+    });
+    expect(await yoga.ask('yes please', sessionId)).toMatchObject({ sources: [], leadCaptureIntent: true });
+    expect((await yoga.ask('what?')).answer).toBe(
+      "Sorry if that was unclear. Could you ask your question in other words? I answer from Oakfield Yoga's website.",
+    );
+  });
+
   it('asks a home page of links alone like any question', async () => {
     const docs = await crawled(lanternSite(), 'Lantern');
     // The home page is crawled (a chunk of its links) and has no sentence to quote: the pages are searched.

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { offersContact } from '../../intent/conversation.ts';
 import { chatCostUsd, embeddingPricePer1k } from '../pricing.ts';
 import {
   assistantReply,
@@ -96,6 +97,16 @@ describe('small talk', () => {
     ['Non merci', 'no'],
     ['ok thanks, bye', 'goodbye'],
     ['Au revoir', 'goodbye'],
+    ["That's not what I asked", 'complaint'],
+    ['no, that is wrong', 'complaint'],
+    ["you're not helping!", 'complaint'],
+    ['No me ayuda', 'complaint'],
+    ['Das hilft mir nicht', 'complaint'],
+    ['what?', 'unclear'],
+    ['huh??', 'unclear'],
+    ["I don't understand", 'unclear'],
+    ['¿Qué?', 'unclear'],
+    ['Wie bitte?', 'unclear'],
   ])('%j is small talk: %s', (message, kind) => {
     expect(smallTalkOf(message)).toBe(kind);
   });
@@ -106,6 +117,9 @@ describe('small talk', () => {
     'great service?',
     'good bikes for kids',
     'hello world program in node',
+    'what is wrong with my config?',
+    'what time do you open?',
+    'sorry, what are your hours?',
     '',
     '?!',
   ])('%j is not', (message) => {
@@ -116,6 +130,14 @@ describe('small talk', () => {
     expect(smallTalkReply('greeting', 'Harbour Bikes', 'en')).toBe('Hello! What would you like to know about Harbour Bikes?');
     expect(smallTalkReply('thanks', 'Harbour Bikes', 'de')).toBe('Gern geschehen! Kann ich Ihnen sonst noch helfen?');
     expect(smallTalkReply('goodbye', 'Harbour Bikes', 'fr')).toBe('Au revoir, et merci de votre visite chez Harbour Bikes !');
+    // A complaint ends with the contact offer, so a "yes" after it is a lead.
+    expect(smallTalkReply('complaint', 'Riverside Vets', 'en')).toBe(
+      "Sorry that didn't help. Would you like someone from Riverside Vets to contact you?",
+    );
+    expect(offersContact(smallTalkReply('complaint', 'Riverside Vets', 'de'))).toBe(true);
+    expect(smallTalkReply('unclear', 'Riverside Vets', 'en')).toBe(
+      "Sorry if that was unclear. Could you ask your question in other words? I answer from Riverside Vets' website.",
+    );
     // "ok" is no thanks: "You're welcome!" would answer what was not said.
     expect(smallTalkReply('ok', 'Harbour Bikes', 'en')).toBe('Is there anything else I can help with?');
   });

@@ -115,10 +115,11 @@ export function soundsLikeDontKnow(answer: string): boolean {
 }
 
 /**
- * A message that is only a greeting, a thank-you, an "ok, got it", a "no thanks" or a goodbye; or
+ * A message that is only a greeting, a thank-you, an "ok, got it", a "no thanks", a goodbye, a complaint
+ * about the last answer ("that's not what I asked") or a "what?"; or
  * a "yes please" that answers no offer (chat-service decides: it needs the conversation).
  */
-export type SmallTalk = 'greeting' | 'thanks' | 'ok' | 'no' | 'goodbye' | 'yes';
+export type SmallTalk = 'greeting' | 'thanks' | 'ok' | 'no' | 'goodbye' | 'yes' | 'complaint' | 'unclear';
 
 // Whole phrases, accents folded, in the widget's five languages. A message made of these alone is
 // social, not a question: quoting the site at "thanks!" reads as a bot that did not listen.
@@ -126,6 +127,16 @@ const SMALL_TALK: [SmallTalk, string][] = [
   [
     'goodbye',
     'bye|bye bye|goodbye|good bye|see you|see ya|cya|later|have a nice day|have a good day|adios|hasta luego|hasta pronto|chao|au revoir|a bientot|bonne journee|tschuss|auf wiedersehen|bis bald|schonen tag|tchau|ate logo|ate mais',
+  ],
+  [
+    // About the last answer, not a question: "I don't know — I couldn't find that" read as a bot that did not
+    // listen, and the words alone quoted a page ("you're not helping": "…so teachers can help everyone").
+    'complaint',
+    'that s wrong|that is wrong|that s not right|that is not right|that s incorrect|that is incorrect|incorrect|that s not what i asked|that is not what i asked|not what i asked|wrong|wrong answer|that s not helpful|not helpful|unhelpful|useless|this is useless|that s useless|you re not helping|youre not helping|not helping|that doesn t help|that didn t help|that does not help|that did not help|that doesn t answer my question|you didn t answer my question|you did not answer my question|eso no es lo que pregunte|no es lo que pregunte|no me ayuda|no me ayudas|no sirve|no sirve de nada|es incorrecto|eso es incorrecto|respuesta incorrecta|ce n est pas ce que j ai demande|ca ne m aide pas|ca n aide pas|c est faux|inutile|pas utile|das ist falsch|falsch|das hilft nicht|das hilft mir nicht|nutzlos|nicht hilfreich|nao foi isso que perguntei|isso nao ajuda|nao ajuda|esta errado|isso esta errado|inutil',
+  ],
+  [
+    'unclear',
+    'what|huh|eh|sorry|pardon|come again|what do you mean|i don t understand|i do not understand|i don t get it|i dont get it|i dont understand|como|que|perdon|no entiendo|no lo entiendo|quoi|comment|pardon|je ne comprends pas|wie bitte|was|ich verstehe nicht|ich verstehe das nicht|o que|nao entendi|nao entendo',
   ],
   [
     'no',
@@ -193,6 +204,20 @@ const SMALL_TALK_REPLIES: Record<SmallTalk, Record<ReplyLanguage, string>> = {
     de: 'Gern geschehen! Kann ich Ihnen sonst noch helfen?',
     pt: 'De nada! Posso ajudar com mais alguma coisa?',
   },
+  complaint: {
+    en: "Sorry that didn't help. Would you like someone from {client} to contact you?",
+    es: 'Siento no haberle ayudado. ¿Quiere que alguien de {client} se ponga en contacto con usted?',
+    fr: "Désolé de ne pas avoir pu vous aider. Souhaitez-vous que quelqu'un de {client} vous contacte ?",
+    de: 'Das tut mir leid. Möchten Sie, dass sich jemand von {client} bei Ihnen meldet?',
+    pt: 'Desculpe não ter ajudado. Gostaria que alguém da {client} entrasse em contato com você?',
+  },
+  unclear: {
+    en: "Sorry if that was unclear. Could you ask your question in other words? I answer from {client's} website.",
+    es: 'Perdone si no quedó claro. ¿Puede hacer su pregunta con otras palabras? Respondo con la información del sitio web de {client}.',
+    fr: "Désolé si ce n'était pas clair. Pouvez-vous poser votre question autrement ? Je réponds à partir du site de {client}.",
+    de: 'Entschuldigung, wenn das unklar war. Können Sie Ihre Frage anders formulieren? Ich antworte anhand der Website von {client}.',
+    pt: 'Desculpe se não ficou claro. Pode fazer a sua pergunta de outra forma? Respondo com base no site da {client}.',
+  },
   ok: {
     en: 'Is there anything else I can help with?',
     es: '¿Puedo ayudarle con algo más?',
@@ -224,7 +249,7 @@ const SMALL_TALK_REPLIES: Record<SmallTalk, Record<ReplyLanguage, string>> = {
 };
 
 export function smallTalkReply(kind: SmallTalk, clientName: string, lang: ReplyLanguage): string {
-  return SMALL_TALK_REPLIES[kind][lang].replaceAll('{client}', clientName);
+  return SMALL_TALK_REPLIES[kind][lang].replaceAll("{client's}", possessive(clientName)).replaceAll('{client}', clientName);
 }
 
 /** What the assistant is and can do, for "who are you?", "are you a bot?", "what can you do?" (chat/about-question.ts). */
