@@ -87,6 +87,7 @@ describe('questions about the assistant or the business', () => {
     'Combien ça coûte ?',
     'Was kostet das?',
     'Preise?',
+    'Thanks! And what are your prices?',
     'Quanto custa?',
   ])('%j asks for the prices', (message) => {
     expect(aboutQuestionOf(message, 'Oakfield Yoga')).toBe('prices');

@@ -170,7 +170,7 @@ const BY_NAME = [
 ];
 
 // Around the question: a greeting before it ("hi, who are you?"), and filler before or after it.
-const OPENING = String.raw`(?:(?:hi|hello|hey|hiya|hi there|hello there|hey there|good (?:morning|afternoon|evening)|hola|buenas|buenos dias|buenas tardes|bonjour|salut|bonsoir|hallo|guten tag|moin|ola|oi|bom dia|boa tarde|ok|okay|so|and|um|erm|excuse me|sorry|quick question|just wondering|y|et|und|e|perdon|pardon|entschuldigung|desculpe) )*`;
+const OPENING = String.raw`(?:(?:hi|hello|hey|hiya|hi there|hello there|hey there|good (?:morning|afternoon|evening)|hola|buenas|buenos dias|buenas tardes|bonjour|salut|bonsoir|hallo|guten tag|moin|ola|oi|bom dia|boa tarde|ok|okay|thanks|thank you|cheers|great|cool|perfect|so|and|also|um|erm|excuse me|sorry|quick question|just wondering|gracias|merci|danke|obrigado|obrigada|y|et|und|e|perdon|pardon|entschuldigung|desculpe) )*`;
 const CLOSING = String.raw`(?: (?:please|pls|plz|then|exactly|again|anyway|actually|here|by the way|btw|por favor|s il vous plait|svp|bitte|por favor|exactement|genau|exactamente|exatamente))*`;
 
 const folded = (text: string) =>
