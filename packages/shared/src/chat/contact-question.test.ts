@@ -25,6 +25,8 @@ describe('contact questions', () => {
     ['What are your hours?', 'hours'],
     ['When are you open?', 'hours'],
     ['What time do you close?', 'hours'],
+    ['Are you open now?', 'hours'],
+    ['is the shop open today?', 'hours'],
     ['¿Cuál es vuestro horario?', 'hours'],
     ['Wie sind Ihre Öffnungszeiten?', 'hours'],
     ['Comment vous contacter ?', 'any'],

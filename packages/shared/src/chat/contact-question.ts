@@ -66,6 +66,8 @@ const ASKS: [ContactKind, RegExp][] = [
     new RegExp(
       [
         String.raw`^(?!.*\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)days?|week-?(?:days?|ends?))\b).*(?:\b(?:opening|business|office|shop|store) (?:hours|times)\b|\b${YOUR} (?:opening )?hours\b|^\W*hours\W*$|\bwhen (?:are|r) (?:you|u) open\b|\b(?:when|what time) do (?:you|u) (?:open|close)\b)`,
+        // "Are you open now?", "is the shop open today?": the hours, which say it (the service does not know the visitor's clock).
+        String.raw`\b(?:(?:are|r) (?:you|u)|is (?:it|the (?:shop|store|office|museum|clinic|practice|surgery|studio|salon|restaurant|cafe|pool|gym|garage))) open (?:now|right now|today|tonight|tomorrow|at the moment|currently)\b`,
         String.raw`\bhorarios?\b|\ba que hora (?:abr|cierr)\w*\b|\bhoraires?\b|\bheures d'ouverture\b|\boffnungszeiten\b|\bwann (?:habt ihr|haben sie) (?:auf|geoffnet)\b|\bhorario de funcionamento\b`,
       ].join('|'),
     ),
