@@ -147,6 +147,20 @@ describe('questions about the assistant and the business', () => {
     expect((await lantern.ask('price list?')).answer).toBe('Lantern is free and open source.');
   });
 
+  it('reads chat shorthand in full words, and stores the message as typed', async () => {
+    const vet = await crawled(fixture('vet'), 'Riverside Vets');
+    // "wat", "r", "ur" are no page's words: "wat r ur prices" was declined.
+    const prices = await vet.ask('wat r ur prices');
+    expect(prices.answer).toMatch(/^Prices — Consultation \(15 minutes\): £52\./);
+    expect((await vet.ask('wher r u', prices.sessionId)).answer).toMatch(/14 Mill Lane, Bedminster, Bristol BS3 4QT/);
+    const transcript = await api<{ messages: { role: string; content: string }[] }>(
+      kb.baseUrl,
+      'GET',
+      `/api/admin/clients/${vet.clientId}/conversations/${prices.sessionId}`,
+    );
+    expect(transcript.body.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['wat r ur prices', 'wher r u']);
+  });
+
   it('replies to "ok" in the visitor’s language, not the quoted page’s, and not with "You’re welcome!"', async () => {
     const pool = await crawled(fixture('pool'), 'Brookside Leisure Pool');
     const { sessionId } = await pool.ask('what is this place?');

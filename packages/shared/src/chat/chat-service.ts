@@ -25,6 +25,7 @@ import { openingOf, priceListOf } from '../providers/chat/extractive-answer.ts';
 import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings/embeddings.ts';
 import type { ChatResponse } from '../schemas/chat.ts';
 import { aboutQuestionOf } from './about-question.ts';
+import { expandChatSpeak } from './chat-speak.ts';
 import { matchCurated, retrievedCuratedFit } from './curated.ts';
 import { createQueryEmbedder } from './query-embedding.ts';
 import { DEFAULT_RANKING, LOCAL_EMBEDDER_RANKING } from './ranking.ts';
@@ -56,6 +57,8 @@ export interface PreparedChat {
   /** What the answer may cite: the retrieved passages (and a curated answer's, first). */
   passages: Pick<RankedPassage, 'id' | 'url' | 'title'>[];
   usage: UsageEntry[];
+  /** The message as the visitor typed it, when its shorthand was read in full words (chat/chat-speak.ts): what is stored. */
+  typed?: string;
   /** Decided without a provider: a yes to the contact offer of the last reply, or small talk ("thanks!"). */
   reply?: ChatOutput;
 }
@@ -98,12 +101,20 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   });
   let lastEmbedWarning = 0;
 
-  async function prepare(req: ChatRequest): Promise<PreparedChat> {
+  async function prepare(asked: ChatRequest): Promise<PreparedChat> {
+    // Read in full words ("wat r ur prices" is "what are your prices"); stored as typed.
+    const req = { ...asked, message: expandChatSpeak(asked.message) };
+    const typed = asked.message === req.message ? {} : { typed: asked.message };
     const clientId = req.client.id;
     const sessionId = req.sessionId ?? randomUUID();
     const usage: UsageEntry[] = [];
     const [history, curatedAnswers] = await Promise.all([
-      req.sessionId ? recentMessages(pool, clientId, sessionId, config.CHAT_HISTORY_MESSAGES) : Promise.resolve([] as ChatTurn[]),
+      // The visitor's earlier messages in full words too: a follow-up takes its topic from them.
+      req.sessionId
+        ? recentMessages(pool, clientId, sessionId, config.CHAT_HISTORY_MESSAGES).then((turns) =>
+            turns.map((t) => (t.role === 'user' ? { ...t, content: expandChatSpeak(t.content) } : t)),
+          )
+        : Promise.resolve([] as ChatTurn[]),
       // Most clients have none: the client row says so, and the list is not read.
       req.client.has_curated_answers === false ? Promise.resolve([] as CuratedAnswerRow[]) : listCuratedAnswers(pool, clientId),
     ]);
@@ -128,9 +139,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         usedPassageIds: [],
         leadCaptureIntent: true,
       };
-      return { clientId, sessionId, input: base, passages: [], usage, reply };
+      return { ...typed, clientId, sessionId, input: base, passages: [], usage, reply };
     }
-    if (isContactRequestOnly(req.message)) return { clientId, sessionId, input: base, passages: [], usage };
+    if (isContactRequestOnly(req.message)) return { ...typed, clientId, sessionId, input: base, passages: [], usage };
     // "hi", "thanks!", "ok, bye": social, not a question — answered in kind, not with a quote of the site.
     // So is a "yes please" that answers no contact offer: after an answer it asks nothing, and quoting
     // the page that shares its "please" reads as a bot that did not listen. A model that asked the
@@ -152,16 +163,17 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         : undefined;
     if (canned !== undefined) {
       const reply: ChatOutput = { answer: canned, usedPassageIds: [], leadCaptureIntent: false };
-      return { clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
+      return { ...typed, clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
     }
     if (about === 'business' || about === 'prices') {
       const own = about === 'business' ? await homePageChunks(pool, clientId, 3) : await priceListChunks(pool, clientId, 2);
       const input: ChatInput = { ...base, contactRequested: false, passages: own };
-      if (chat.kind !== 'extractive' && own.length > 0) return { clientId, sessionId, input, passages: own, usage };
+      if (chat.kind !== 'extractive' && own.length > 0) return { ...typed, clientId, sessionId, input, passages: own, usage };
       const quote = chat.kind === 'extractive' ? (about === 'business' ? openingOf(own) : priceListOf(own)) : undefined;
       if (quote?.text) {
         const usedPassageIds = quote.used.map((k) => (own[k] as ChatPassage).id);
         return {
+          ...typed,
           clientId,
           sessionId,
           input,
@@ -173,7 +185,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       // No price list: nothing on the site says what anything costs, and "I don't know" is the answer (the
       // question's words alone find "$1" in an SQL example). No home page with a sentence (texts and files
       // only, a page of links): asked like any question.
-      if (about === 'prices' && own.length === 0) return { clientId, sessionId, input, passages: [], usage };
+      if (about === 'prices' && own.length === 0) return { ...typed, clientId, sessionId, input, passages: [], usage };
     }
 
     let query = req.message;
@@ -287,9 +299,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         usedPassageIds: curated.url ? [curatedPassage.id] : [],
         leadCaptureIntent: detectLeadIntent(req.message),
       };
-      return { clientId, sessionId, input, passages, usage, reply };
+      return { ...typed, clientId, sessionId, input, passages, usage, reply };
     }
-    return { clientId, sessionId, input, passages, usage };
+    return { ...typed, clientId, sessionId, input, passages, usage };
   }
 
   /**
@@ -322,7 +334,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     // Declined: nothing to quote and no contact asked for — what the operator's knowledge gaps list.
     const declined = sources.length === 0 && !output.leadCaptureIntent && prepared.reply === undefined;
     const turns: StoredTurn[] = [
-      { role: 'user', content: prepared.input.message },
+      { role: 'user', content: prepared.typed ?? prepared.input.message },
       { role: 'assistant', content: output.answer, sources, leadCaptureIntent: output.leadCaptureIntent, declined },
     ];
     const pageUrl = prepared.input.pageUrl;
