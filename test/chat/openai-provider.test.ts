@@ -300,14 +300,17 @@ describe('chat with the openai providers (against an OpenAI-compatible fake)', (
     expect(bot.body).toMatchObject({ sources: [], leadCaptureIntent: false });
     expect(bot.body.answer).toMatch(/^I'm Northwind Heating & Plumbing's virtual assistant, not a person/);
     expect(fake.requests.chat).toHaveLength(0);
-    // Prices asked of nothing in particular, on a site with no price list (no chunk states three amounts or is
-    // named for prices: delivery's "5 dollars … 50 dollars", the plan's "49 dollars"): the model gets no
-    // passages, as for any question the site cannot answer, and cites nothing.
+    // Prices asked of nothing in particular: the chunks stating amounts, unsearched — delivery's "5 dollars …
+    // 50 dollars"; not the plan's one "49 dollars", a price in passing.
     const prices = await chat({ message: 'What are your prices?' });
     expect(fake.requests.embeddings).toHaveLength(0);
-    const priceSystem = answerCalls(fake)[0]?.body.messages.find((m) => m.role === 'system')?.content ?? '';
-    expect(priceSystem).toContain('(no passages were found for this question)');
-    expect(prices.body.sources).toEqual([]);
+    const pricePrompt =
+      answerCalls(fake)[0]
+        ?.body.messages.map((m) => m.content ?? '')
+        .join('\n') ?? '';
+    expect(pricePrompt).toContain('Delivery of spare parts costs 5 dollars for orders under 50 dollars');
+    expect(pricePrompt).not.toContain('The Premium plan costs 49 dollars per month');
+    expect(prices.body.sources.map((s) => s.url)).toEqual([`${origin}/shipping`]);
     // A site with a price list: its chunk stating the most amounts is the model's passage.
     fake.reset();
     const pool = (await createClient(kb.baseUrl, { name: 'Brookside Pool' })).clientId;

@@ -15,10 +15,14 @@ describe('chat shorthand in full words', () => {
     expect(expandChatSpeak(typed)).toBe(full);
   });
 
-  it.each(['chmod u+x script', 'is R supported?', 'how do I use r.squared', 'U-bend repair', 'What is the r value of a wall?', 'Ur of the Chaldees'])(
-    'leaves %j as it is',
-    (text) => {
-      expect(expandChatSpeak(text)).toBe(text);
-    },
-  );
+  it.each([
+    'chmod u+x script',
+    'is R supported?',
+    'how do I use r.squared',
+    'U-bend repair',
+    'What is the r value of a wall?',
+    'Ur of the Chaldees',
+  ])('leaves %j as it is', (text) => {
+    expect(expandChatSpeak(text)).toBe(text);
+  });
 });

@@ -70,9 +70,9 @@ const PRICE_COLUMN = String.raw`\|\s*(price|prices|fee|fees|rate|rates|precio|ta
  * The client's price list, for "what are your prices?" (chat/about-question.ts): its chunks stating
  * amounts, those of a page or section named for prices first ("Prices", "pricing.html", a table's "Price"
  * column), then by how many amounts each states, then in page order (a home page's bestsellers first). A
- * chunk named for none is a list when it states three amounts at least: a documentation site's essay names
- * "$59.5 billion" and another sum, a gift card's "from £10 to £100" is one price. None when the client has
- * no such chunk.
+ * chunk named for none is a list when it states two amounts at least: one is a price in passing (a plan's
+ * "49 dollars per month" in its description, an SQL example's "100.00"). None when the client has no such
+ * chunk.
  */
 export async function priceListChunks(db: Queryable, clientId: string, limit: number): Promise<PassageRow[]> {
   const { rows } = await db.query<PassageRow>(
@@ -83,7 +83,7 @@ export async function priceListChunks(db: Queryable, clientId: string, limit: nu
          FROM documents d JOIN sources s ON s.id = d.source_id
         WHERE d.client_id = $1 AND s.type <> 'answer' AND d.content ~* $2)
      SELECT id, url, title, heading, content FROM stating
-      WHERE named OR amounts >= 3
+      WHERE named OR amounts >= 2
       ORDER BY named DESC, amounts DESC, url, chunk_index
       LIMIT $5`,
     [clientId, AMOUNT, PRICE_NAMED, PRICE_COLUMN, limit],
