@@ -101,10 +101,14 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   });
   let lastEmbedWarning = 0;
 
+  /** The message read in full words ("wat r ur prices" is "what are your prices"), and stored as typed. */
   async function prepare(asked: ChatRequest): Promise<PreparedChat> {
-    // Read in full words ("wat r ur prices" is "what are your prices"); stored as typed.
-    const req = { ...asked, message: expandChatSpeak(asked.message) };
-    const typed = asked.message === req.message ? {} : { typed: asked.message };
+    const message = expandChatSpeak(asked.message);
+    const prepared = await prepareRead({ ...asked, message });
+    return message === asked.message ? prepared : { ...prepared, typed: asked.message };
+  }
+
+  async function prepareRead(req: ChatRequest): Promise<PreparedChat> {
     const clientId = req.client.id;
     const sessionId = req.sessionId ?? randomUUID();
     const usage: UsageEntry[] = [];
@@ -139,9 +143,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         usedPassageIds: [],
         leadCaptureIntent: true,
       };
-      return { ...typed, clientId, sessionId, input: base, passages: [], usage, reply };
+      return { clientId, sessionId, input: base, passages: [], usage, reply };
     }
-    if (isContactRequestOnly(req.message)) return { ...typed, clientId, sessionId, input: base, passages: [], usage };
+    if (isContactRequestOnly(req.message)) return { clientId, sessionId, input: base, passages: [], usage };
     // "hi", "thanks!", "ok, bye": social, not a question — answered in kind, not with a quote of the site.
     // So is a "yes please" that answers no contact offer: after an answer it asks nothing, and quoting
     // the page that shares its "please" reads as a bot that did not listen. A model that asked the
@@ -163,17 +167,16 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         : undefined;
     if (canned !== undefined) {
       const reply: ChatOutput = { answer: canned, usedPassageIds: [], leadCaptureIntent: false };
-      return { ...typed, clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
+      return { clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
     }
     if (about === 'business' || about === 'prices') {
       const own = about === 'business' ? await homePageChunks(pool, clientId, 3) : await priceListChunks(pool, clientId, 2);
       const input: ChatInput = { ...base, contactRequested: false, passages: own };
-      if (chat.kind !== 'extractive' && own.length > 0) return { ...typed, clientId, sessionId, input, passages: own, usage };
+      if (chat.kind !== 'extractive' && own.length > 0) return { clientId, sessionId, input, passages: own, usage };
       const quote = chat.kind === 'extractive' ? (about === 'business' ? openingOf(own) : priceListOf(own)) : undefined;
       if (quote?.text) {
         const usedPassageIds = quote.used.map((k) => (own[k] as ChatPassage).id);
         return {
-          ...typed,
           clientId,
           sessionId,
           input,
@@ -185,7 +188,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       // No price list: nothing on the site says what anything costs, and "I don't know" is the answer (the
       // question's words alone find "$1" in an SQL example). No home page with a sentence (texts and files
       // only, a page of links): asked like any question.
-      if (about === 'prices' && own.length === 0) return { ...typed, clientId, sessionId, input, passages: [], usage };
+      if (about === 'prices' && own.length === 0) return { clientId, sessionId, input, passages: [], usage };
     }
 
     let query = req.message;
@@ -299,9 +302,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
         usedPassageIds: curated.url ? [curatedPassage.id] : [],
         leadCaptureIntent: detectLeadIntent(req.message),
       };
-      return { ...typed, clientId, sessionId, input, passages, usage, reply };
+      return { clientId, sessionId, input, passages, usage, reply };
     }
-    return { ...typed, clientId, sessionId, input, passages, usage };
+    return { clientId, sessionId, input, passages, usage };
   }
 
   /**
