@@ -2,41 +2,22 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureServer, serveDirectory } from '../support/fixture-site.ts';
-import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
+import { api } from '../support/kbchat.ts';
+import { smallSite as fixture, siteChat } from '../support/site-chat.ts';
 
 // Questions about the assistant ("are you a bot?") and about the business as a whole ("what do you do?"),
 // on the four-page sites of test/fixtures/small-sites, on the offline defaults. Before these were told
 // apart, "are you a bot?" was declined with "I don't know" on every site, and "what do you do?" was
 // answered with whatever shared a word: a tea shop's contact line, a restaurant's private-dining prices.
-type ChatBody = { answer: string; sources: { url: string }[]; leadCaptureIntent: boolean; sessionId: string };
-
 describe('questions about the assistant and the business', () => {
-  let kb: Kbchat;
-  const sites: FixtureServer[] = [];
+  const chat = siteChat();
   const scratch = mkdtempSync(path.join(tmpdir(), 'kbchat-links-home-'));
-  beforeAll(async () => {
-    kb = await startKbchat({
-      env: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', CHAT_VISITOR_RATE_LIMIT_PER_MINUTE: '1000', CHAT_RATE_LIMIT_PER_MINUTE: '1000' },
-    });
-  });
+  beforeAll(() => chat.start());
   afterAll(async () => {
-    await kb?.stop();
-    for (const site of sites) await site.close();
+    await chat.stop();
     rmSync(scratch, { recursive: true, force: true });
   });
-
-  async function crawled(dir: string, name: string) {
-    const site = await serveDirectory(dir);
-    sites.push(site);
-    const { clientId } = await createClient(kb.baseUrl, { name });
-    const crawl = await api(kb.baseUrl, 'POST', '/api/admin/crawl', { clientId, url: `${site.url}/index.html` });
-    expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
-    const ask = async (message: string, sessionId?: string) =>
-      (await api<ChatBody>(kb.baseUrl, 'POST', '/api/chat', { clientId, message, ...(sessionId ? { sessionId } : {}) })).body;
-    return { site, clientId, ask };
-  }
-  const fixture = (dir: string) => new URL(`../fixtures/small-sites/${dir}`, import.meta.url).pathname;
+  const crawled = (dir: string, name: string) => chat.crawl(dir, name);
   // A project's documentation whose home page is only links to its pages, and which states no price.
   const lanternSite = () => {
     const dir = mkdtempSync(path.join(scratch, 'site-'));
@@ -107,7 +88,7 @@ describe('questions about the assistant and the business', () => {
     expect(await vet.ask('can I talk to a real person?')).toMatchObject({ sources: [], leadCaptureIntent: true });
     // What the bot declined is a knowledge gap; what it said of itself is not.
     expect((await vet.ask('Do you sell skateboards and surfboards?')).sources).toEqual([]);
-    const gaps = await api<{ items: { question: string }[] }>(kb.baseUrl, 'GET', `/api/admin/clients/${vet.clientId}/knowledge-gaps`);
+    const gaps = await api<{ items: { question: string }[] }>(chat.kb.baseUrl, 'GET', `/api/admin/clients/${vet.clientId}/knowledge-gaps`);
     expect(gaps.body.items.map((g) => g.question)).toEqual(['Do you sell skateboards and surfboards?']);
   });
 
@@ -138,7 +119,7 @@ describe('questions about the assistant and the business', () => {
     expect(none).toMatchObject({ sources: [], leadCaptureIntent: false });
     expect(none.answer).toMatch(/^I don't know/);
     // The operator answers the gap; the answer is given, whatever this question's kind.
-    const created = await api(kb.baseUrl, 'POST', `/api/admin/clients/${lantern.clientId}/answers`, {
+    const created = await api(chat.kb.baseUrl, 'POST', `/api/admin/clients/${lantern.clientId}/answers`, {
       question: 'What are your prices?',
       answer: 'Lantern is free and open source.',
     });
@@ -154,7 +135,7 @@ describe('questions about the assistant and the business', () => {
     expect(prices.answer).toMatch(/^Prices — Consultation \(15 minutes\): £52\./);
     expect((await vet.ask('wher r u', prices.sessionId)).answer).toMatch(/14 Mill Lane, Bedminster, Bristol BS3 4QT/);
     const transcript = await api<{ messages: { role: string; content: string }[] }>(
-      kb.baseUrl,
+      chat.kb.baseUrl,
       'GET',
       `/api/admin/clients/${vet.clientId}/conversations/${prices.sessionId}`,
     );

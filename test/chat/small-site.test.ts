@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureServer, serveDirectory } from '../support/fixture-site.ts';
-import { api, createClient, type Kbchat, startKbchat } from '../support/kbchat.ts';
+import { siteChat, smallSite } from '../support/site-chat.ts';
 
 // Four-page sites (test/fixtures/small-sites), crawled and asked as a visitor would: short questions in
 // words the site does not use ("vegan *options*", "parking *nearby*"). Before the size-aware decline
@@ -504,32 +503,13 @@ const SOLICITOR_UNANSWERABLE = [
 ];
 
 describe('small sites', () => {
-  let kb: Kbchat;
-  const sites: FixtureServer[] = [];
-  beforeAll(async () => {
-    kb = await startKbchat({
-      env: { OUTBOUND_ALLOW_PRIVATE_NETWORKS: 'true', CHAT_VISITOR_RATE_LIMIT_PER_MINUTE: '1000', CHAT_RATE_LIMIT_PER_MINUTE: '1000' },
-    });
-  });
-  afterAll(async () => {
-    await kb?.stop();
-    for (const site of sites) await site.close();
-  });
+  const chat = siteChat();
+  beforeAll(() => chat.start());
+  afterAll(() => chat.stop());
 
   async function askSite(dir: string, name: string, pages = 4) {
-    const site = await serveDirectory(new URL(`../fixtures/small-sites/${dir}`, import.meta.url).pathname);
-    sites.push(site);
-    const { clientId } = await createClient(kb.baseUrl, { name });
-    const crawl = await api<{ pagesIndexed: number }>(kb.baseUrl, 'POST', '/api/admin/crawl', { clientId, url: `${site.url}/index.html` });
-    expect(crawl.status, JSON.stringify(crawl.body)).toBe(200);
-    expect(crawl.body.pagesIndexed).toBe(pages);
-    const ask = async (message: string) =>
-      (
-        await api<{ answer: string; sources: { url: string }[]; leadCaptureIntent: boolean }>(kb.baseUrl, 'POST', '/api/chat', {
-          clientId,
-          message,
-        })
-      ).body;
+    const { site, pagesIndexed, ask } = await chat.crawl(smallSite(dir), name);
+    expect(pagesIndexed).toBe(pages);
     const score = async (answerable: [string, string][], unanswerable: string[]) => {
       const right: string[] = [];
       for (const [question, page] of answerable) {
