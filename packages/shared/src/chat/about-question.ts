@@ -1,8 +1,9 @@
 import { foldForIntent } from '../intent/classifier.ts';
+import { boundedMemo } from '../memo.ts';
 
 /**
- * A message that asks about the chat itself or about the business as a whole (docs/retrieval.md,
- * "Questions about the assistant and the business"):
+ * A message that asks about the chat itself, the business as a whole or its prices (docs/retrieval.md,
+ * "Questions about the assistant, the business and its prices"):
  *
  * - `assistant` — "who are you?", "are you a bot?", "is anyone there?", "what can you do?": the
  *   assistant says what it is and what it can do. Quoting the site at them read as a bot that did not
@@ -11,7 +12,6 @@ import { foldForIntent } from '../intent/classifier.ts';
  * - `business` — "what do you do?", "what is this place?", "tell me about Oakfield Yoga": answered from
  *   the opening of the site's home page, the business's own description of itself. Their words are no
  *   page's ("do", "place"), so the retrieval quoted whatever shared one ("Book your *place* on our app").
- *
  * - `prices` — "what are your prices?", "how much does it cost?" naming nothing priced: answered from the
  *   client's price list, the chunk stating the most amounts (db/pages.ts). Its only words ("price",
  *   "cost") found a page saying "Prices exclude VAT" or a hotel's check-in times, or none stating an amount.
@@ -205,6 +205,14 @@ function nameForms(name: string): string[] {
 
 const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/** The questions asking for the business by its name, a client's (its name's forms; none for a name too short). */
+const byName = boundedMemo(1_000, (clientName: string): RegExp | undefined => {
+  const names = nameForms(clientName);
+  if (names.length === 0) return undefined;
+  const name = `(?:the )?(?:${names.map(literal).join('|')})`;
+  return whole(BY_NAME.map((p) => p.replaceAll('{name}', name)));
+});
+
 /** `inConversation`: the message follows earlier turns, so a pronoun in it names what they were about. */
 export function aboutQuestionOf(message: string, clientName = '', inConversation = false): AboutQuestion | undefined {
   // A long message is a question with its particulars, never only this.
@@ -214,10 +222,5 @@ export function aboutQuestionOf(message: string, clientName = '', inConversation
   if (ASSISTANT_RE.test(text)) return 'assistant';
   if (BUSINESS_RE.test(text)) return 'business';
   if (PRICES_RE.test(text) || (!inConversation && PRICES_OPENING_RE.test(text))) return 'prices';
-  const names = nameForms(clientName);
-  if (names.length > 0) {
-    const name = `(?:the )?(?:${names.map(literal).join('|')})`;
-    if (whole(BY_NAME.map((p) => p.replaceAll('{name}', name))).test(text)) return 'business';
-  }
-  return undefined;
+  return byName(clientName)?.test(text) ? 'business' : undefined;
 }
