@@ -47,6 +47,7 @@ describe('/metrics', () => {
       'kbchat_chat_answers_total{outcome="answered"}',
       'kbchat_chat_answers_total{outcome="declined"}',
       'kbchat_chat_answers_total{outcome="contact"}',
+      'kbchat_chat_answers_total{outcome="replied"}',
       'kbchat_leads_total',
       'kbchat_feedback_total{rating="up"}',
       'kbchat_feedback_total{rating="down"}',
@@ -64,6 +65,9 @@ describe('/metrics', () => {
     });
     expect(chat.status).toBe(200);
     expect(chat.body.sources).toEqual([]);
+    // A greeting and "who are you?" are answered in kind: neither a decline nor a knowledge gap.
+    for (const message of ['hi', 'who are you?'])
+      expect((await api(kb.baseUrl, 'POST', '/api/chat', { clientId: client.clientId, message })).status).toBe(200);
     const rated = await api(kb.baseUrl, 'POST', '/api/feedback', {
       clientId: client.clientId,
       sessionId: chat.body.sessionId,
@@ -87,6 +91,7 @@ describe('/metrics', () => {
     const after = await scrape();
     const delta = (series: string) => value(after, series) - value(before, series);
     expect(delta('kbchat_chat_answers_total{outcome="declined"}') + delta('kbchat_chat_answers_total{outcome="contact"}')).toBe(1);
+    expect(delta('kbchat_chat_answers_total{outcome="replied"}')).toBe(2);
     expect(delta('kbchat_leads_total')).toBe(1);
     expect(delta('kbchat_feedback_total{rating="down"}')).toBe(1);
     expect(delta('kbchat_crawls{outcome="queued"}')).toBe(1);

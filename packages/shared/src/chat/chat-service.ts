@@ -65,6 +65,18 @@ export interface PreparedChat {
 
 export type ChatServiceEvent = { type: 'token'; text: string } | { type: 'done'; response: ChatResponse };
 
+/**
+ * How an answer went (docs/operators.md, "Metrics"): quoted the site, offered the contact form, replied in
+ * kind without either (a greeting, "who are you?"), or declined — what the knowledge gaps list.
+ */
+export type AnswerOutcome = 'answered' | 'contact' | 'replied' | 'declined';
+const outcomes = new WeakMap<ChatResponse, AnswerOutcome>();
+
+/** The outcome of a response this process's chat service returned; from its fields for any other. */
+export function answerOutcome(response: ChatResponse): AnswerOutcome {
+  return outcomes.get(response) ?? (response.sources.length > 0 ? 'answered' : response.leadCaptureIntent ? 'contact' : 'declined');
+}
+
 export interface ChatService {
   readonly embeddings: EmbeddingProvider;
   readonly chat: ChatProvider;
@@ -349,13 +361,15 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
             for (const entry of usage) await recordUsage(tx, entry);
             return stored;
           });
-    return {
+    const response: ChatResponse = {
       answer: output.answer,
       sources,
       sessionId: prepared.sessionId,
       leadCaptureIntent: output.leadCaptureIntent,
       messageId: ids[1] as string,
     };
+    outcomes.set(response, sources.length > 0 ? 'answered' : output.leadCaptureIntent ? 'contact' : declined ? 'declined' : 'replied');
+    return response;
   }
 
   return {

@@ -1,14 +1,13 @@
+import { answerOutcome } from '@kbchat/shared/chat/chat-service';
 import { countCrawlsByStatus } from '@kbchat/shared/jobs/job-store';
+import type { ChatResponse } from '@kbchat/shared/schemas/chat';
 import type { FastifyInstance } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import type { GatewayDeps } from '../deps.ts';
 
-/** How a chat answer went: quoted the site, offered the contact form, or neither (docs/operators.md, "Metrics"). */
-export type AnswerOutcome = 'answered' | 'contact' | 'declined';
-
 /** What the public routes count as it happens (no label carries a clientId). */
 export interface Outcomes {
-  answer(response: { sources: unknown[]; leadCaptureIntent: boolean }): void;
+  answer(response: ChatResponse): void;
   lead(): void;
   feedback(rating: 'up' | 'down'): void;
 }
@@ -64,7 +63,7 @@ export function registerMetrics(app: FastifyInstance, deps: GatewayDeps): { rout
 
   const answers = new Counter({
     name: 'kbchat_chat_answers_total',
-    help: 'Chat answers by outcome: answered (quoted the site), contact (offered the contact form), declined (neither)',
+    help: 'Chat answers by outcome: answered (quoted the site), contact (offered the contact form), replied (in kind: a greeting, "who are you?"), declined (none of these)',
     labelNames: ['outcome'],
     registers: [registry],
   });
@@ -75,7 +74,7 @@ export function registerMetrics(app: FastifyInstance, deps: GatewayDeps): { rout
     labelNames: ['rating'],
     registers: [registry],
   });
-  for (const outcome of ['answered', 'contact', 'declined']) answers.inc({ outcome }, 0);
+  for (const outcome of ['answered', 'contact', 'replied', 'declined']) answers.inc({ outcome }, 0);
   for (const rating of ['up', 'down']) feedback.inc({ rating }, 0);
   // Crawls run in crawler processes: the jobs table is the one place that sees them all.
   new Gauge({
@@ -94,8 +93,7 @@ export function registerMetrics(app: FastifyInstance, deps: GatewayDeps): { rout
   });
   app.decorate('outcomes', {
     answer(response) {
-      const outcome: AnswerOutcome = response.sources.length > 0 ? 'answered' : response.leadCaptureIntent ? 'contact' : 'declined';
-      answers.inc({ outcome });
+      answers.inc({ outcome: answerOutcome(response) });
     },
     lead: () => leads.inc(),
     feedback: (rating) => feedback.inc({ rating }),
