@@ -10,6 +10,7 @@ import { recordUsage, type UsageEntry } from '../db/usage.ts';
 import { detectLeadIntent } from '../intent/classifier.ts';
 import { acceptsContactOffer, isAcceptance, isContactRequestOnly } from '../intent/conversation.ts';
 import type { Logger } from '../logger.ts';
+import { expiringMemo } from '../memo.ts';
 import { CURATED_URL_PREFIX } from '../pipeline/curated-answers.ts';
 import { assistantReply, contactOfferReply, replyLanguage, smallTalkOf, smallTalkReply } from '../providers/chat/canned-replies.ts';
 import {
@@ -112,6 +113,9 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     log,
   });
   let lastEmbedWarning = 0;
+  // The price list is a scan of the client's chunks (~0.25 s for 10,000): kept a minute per client, so a
+  // visitor asking "prices?" again and again costs one scan a minute, a re-crawl's prices a minute late.
+  const priceList = expiringMemo(1_000, 60_000, (clientId: string) => priceListChunks(pool, clientId, 2));
 
   /** The message read in full words ("wat r ur prices" is "what are your prices"), and stored as typed. */
   async function prepare(asked: ChatRequest): Promise<PreparedChat> {
@@ -182,7 +186,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       return { clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
     }
     if (about === 'business' || about === 'prices') {
-      const own = about === 'business' ? await homePageChunks(pool, clientId, 3) : await priceListChunks(pool, clientId, 2);
+      const own = about === 'business' ? await homePageChunks(pool, clientId, 3) : await priceList(clientId);
       const input: ChatInput = { ...base, contactRequested: false, passages: own };
       if (chat.kind !== 'extractive' && own.length > 0) return { clientId, sessionId, input, passages: own, usage };
       const quote = chat.kind === 'extractive' ? (about === 'business' ? openingOf(own) : priceListOf(own)) : undefined;
