@@ -12,7 +12,7 @@ import { acceptsContactOffer, isAcceptance, isContactRequestOnly } from '../inte
 import type { Logger } from '../logger.ts';
 import { expiringMemo } from '../memo.ts';
 import { CURATED_URL_PREFIX } from '../pipeline/curated-answers.ts';
-import { assistantReply, contactOfferReply, replyLanguage, smallTalkOf, smallTalkReply } from '../providers/chat/canned-replies.ts';
+import { contactOfferReply, replyLanguage, smallTalkOf, smallTalkReply } from '../providers/chat/canned-replies.ts';
 import {
   type ChatInput,
   type ChatOutput,
@@ -75,7 +75,11 @@ const outcomes = new WeakMap<ChatResponse, AnswerOutcome>();
 
 /** The outcome of a response this process's chat service returned; from its fields for any other. */
 export function answerOutcome(response: ChatResponse): AnswerOutcome {
-  return outcomes.get(response) ?? (response.sources.length > 0 ? 'answered' : response.leadCaptureIntent ? 'contact' : 'declined');
+  return outcomes.get(response) ?? outcomeOf(response.sources.length, response.leadCaptureIntent, false);
+}
+
+function outcomeOf(sources: number, leadCaptureIntent: boolean, replied: boolean): AnswerOutcome {
+  return sources > 0 ? 'answered' : leadCaptureIntent ? 'contact' : replied ? 'replied' : 'declined';
 }
 
 export interface ChatService {
@@ -175,14 +179,13 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     // A curated answer the operator wrote for it ("What are your prices?") is the answer, as for any question.
     const curatedFirst = curatedAnswers.length > 0 && matchCurated(req.message, curatedAnswers) !== undefined;
     const about = talk || curatedFirst ? undefined : aboutQuestionOf(req.message, req.client.name, history.length > 0);
-    const lang = () => replyLanguage(req.message, history);
-    const canned = talk
-      ? smallTalkReply(talk, req.client.name, lang())
-      : about === 'assistant'
-        ? assistantReply(req.client.name, lang())
-        : undefined;
-    if (canned !== undefined) {
-      const reply: ChatOutput = { answer: canned, usedPassageIds: [], leadCaptureIntent: false };
+    const kind = talk ?? (about === 'assistant' ? 'assistant' : undefined);
+    if (kind) {
+      const reply: ChatOutput = {
+        answer: smallTalkReply(kind, req.client.name, replyLanguage(req.message, history)),
+        usedPassageIds: [],
+        leadCaptureIntent: false,
+      };
       return { clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
     }
     if (about === 'business' || about === 'prices') {
@@ -351,7 +354,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     );
     const usage = output.usage ? [...prepared.usage, chatUsage(prepared.clientId, output.usage)] : prepared.usage;
     // Declined: nothing to quote and no contact asked for — what the operator's knowledge gaps list.
-    const declined = sources.length === 0 && !output.leadCaptureIntent && prepared.reply === undefined;
+    const outcome = outcomeOf(sources.length, output.leadCaptureIntent, prepared.reply !== undefined);
+    const declined = outcome === 'declined';
     const turns: StoredTurn[] = [
       { role: 'user', content: prepared.typed ?? prepared.input.message },
       { role: 'assistant', content: output.answer, sources, leadCaptureIntent: output.leadCaptureIntent, declined },
@@ -372,7 +376,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       leadCaptureIntent: output.leadCaptureIntent,
       messageId: ids[1] as string,
     };
-    outcomes.set(response, sources.length > 0 ? 'answered' : output.leadCaptureIntent ? 'contact' : declined ? 'declined' : 'replied');
+    outcomes.set(response, outcome);
     return response;
   }
 

@@ -1,15 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { offersContact } from '../../intent/conversation.ts';
 import { chatCostUsd, embeddingPricePer1k } from '../pricing.ts';
-import {
-  assistantReply,
-  dontKnowReply,
-  guessLanguage,
-  replyLanguage,
-  smallTalkOf,
-  smallTalkReply,
-  soundsLikeDontKnow,
-} from './canned-replies.ts';
+import { dontKnowReply, guessLanguage, replyLanguage, smallTalkOf, smallTalkReply, soundsLikeDontKnow } from './canned-replies.ts';
 
 describe('guessLanguage', () => {
   it.each([
@@ -143,14 +135,14 @@ describe('small talk', () => {
   });
 
   it('say what the assistant is, with the possessive of a name ending in s', () => {
-    expect(assistantReply('Oakfield Yoga', 'en')).toMatch(
+    expect(smallTalkReply('assistant', 'Oakfield Yoga', 'en')).toMatch(
       /^I'm Oakfield Yoga's virtual assistant, not a person: I answer questions from Oakfield Yoga's website/,
     );
-    expect(assistantReply('Riverside Vets', 'en')).toMatch(
+    expect(smallTalkReply('assistant', 'Riverside Vets', 'en')).toMatch(
       /^I'm Riverside Vets' virtual assistant, .* from Riverside Vets' website .* someone from Riverside Vets to contact you/,
     );
     expect(dontKnowReply('Riverside Vets', 'en')).toContain("on Riverside Vets' website");
-    expect(assistantReply('Peluquería Lucía', 'es')).toMatch(/^Soy el asistente virtual de Peluquería Lucía, no una persona/);
+    expect(smallTalkReply('assistant', 'Peluquería Lucía', 'es')).toMatch(/^Soy el asistente virtual de Peluquería Lucía, no una persona/);
   });
 });
 

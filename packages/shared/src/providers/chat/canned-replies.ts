@@ -188,8 +188,11 @@ function joinPhrases(parts: string[], word: string): string[] {
   return parts;
 }
 
-/** The replies; {client} is the client's name. */
-const SMALL_TALK_REPLIES: Record<SmallTalk, Record<ReplyLanguage, string>> = {
+/** What kbchat says in kind: to small talk, and what the assistant is ("who are you?", chat/about-question.ts). */
+export type CannedReply = SmallTalk | 'assistant';
+
+/** The replies; {client} is the client's name, {client's} its possessive. */
+const SMALL_TALK_REPLIES: Record<CannedReply, Record<ReplyLanguage, string>> = {
   greeting: {
     en: `Hello! What would you like to know about {client}?`,
     es: `¡Hola! ¿Qué le gustaría saber sobre {client}?`,
@@ -246,21 +249,15 @@ const SMALL_TALK_REPLIES: Record<SmallTalk, Record<ReplyLanguage, string>> = {
     de: `Auf Wiedersehen, und danke für Ihren Besuch bei {client}!`,
     pt: `Até logo, e obrigado pela visita à {client}!`,
   },
+  assistant: {
+    en: "I'm {client's} virtual assistant, not a person: I answer questions from {client's} website and link the pages I quote, and I can ask someone from {client} to contact you. What would you like to know?",
+    es: 'Soy el asistente virtual de {client}, no una persona: respondo preguntas con la información del sitio web de {client}, con enlaces a las páginas que cito, y puedo pedir que alguien de {client} se ponga en contacto con usted. ¿Qué le gustaría saber?',
+    fr: "Je suis l'assistant virtuel de {client}, pas une personne : je réponds aux questions à partir du site de {client}, avec un lien vers les pages que je cite, et je peux demander à quelqu'un de {client} de vous contacter. Que souhaitez-vous savoir ?",
+    de: 'Ich bin der virtuelle Assistent von {client}, kein Mensch: Ich beantworte Fragen anhand der Website von {client}, mit Links zu den Seiten, die ich zitiere, und kann jemanden von {client} bitten, sich bei Ihnen zu melden. Was möchten Sie wissen?',
+    pt: 'Sou o assistente virtual da {client}, não uma pessoa: respondo a perguntas com base no site da {client}, com links para as páginas que cito, e posso pedir que alguém da {client} entre em contato com você. O que gostaria de saber?',
+  },
 };
 
-export function smallTalkReply(kind: SmallTalk, clientName: string, lang: ReplyLanguage): string {
+export function smallTalkReply(kind: CannedReply, clientName: string, lang: ReplyLanguage): string {
   return SMALL_TALK_REPLIES[kind][lang].replaceAll("{client's}", possessive(clientName)).replaceAll('{client}', clientName);
-}
-
-/** What the assistant is and can do, for "who are you?", "are you a bot?", "what can you do?" (chat/about-question.ts). */
-const ASSISTANT_REPLIES: Record<ReplyLanguage, string> = {
-  en: "I'm {client's} virtual assistant, not a person: I answer questions from {client's} website and link the pages I quote, and I can ask someone from {client} to contact you. What would you like to know?",
-  es: 'Soy el asistente virtual de {client}, no una persona: respondo preguntas con la información del sitio web de {client}, con enlaces a las páginas que cito, y puedo pedir que alguien de {client} se ponga en contacto con usted. ¿Qué le gustaría saber?',
-  fr: "Je suis l'assistant virtuel de {client}, pas une personne : je réponds aux questions à partir du site de {client}, avec un lien vers les pages que je cite, et je peux demander à quelqu'un de {client} de vous contacter. Que souhaitez-vous savoir ?",
-  de: 'Ich bin der virtuelle Assistent von {client}, kein Mensch: Ich beantworte Fragen anhand der Website von {client}, mit Links zu den Seiten, die ich zitiere, und kann jemanden von {client} bitten, sich bei Ihnen zu melden. Was möchten Sie wissen?',
-  pt: 'Sou o assistente virtual da {client}, não uma pessoa: respondo a perguntas com base no site da {client}, com links para as páginas que cito, e posso pedir que alguém da {client} entre em contato com você. O que gostaria de saber?',
-};
-
-export function assistantReply(clientName: string, lang: ReplyLanguage): string {
-  return ASSISTANT_REPLIES[lang].replaceAll("{client's}", possessive(clientName)).replaceAll('{client}', clientName);
 }

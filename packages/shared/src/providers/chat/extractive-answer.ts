@@ -1206,9 +1206,17 @@ export function priceListOf(passages: ChatPassage[]): ExtractiveAnswer {
 function underItsName(passage: ChatPassage, sentences: Sentence[], index: number, said: string, k: number, colon = ': '): ExtractiveAnswer {
   const quote = stripCitationMarks(said);
   const topic = topicOf(passage, sentences, index, quote);
-  // A FAQ's question stands before its answer as on the page ("Can I buy gift cards? Yes, …").
-  const named = !topic || /[.!?]\s/.test(topic) ? '' : /\?$/.test(topic) ? `${topic} ` : `${topic}${colon}`;
-  return { text: `${named}${quote} [1]`, used: [k], score: 1 };
+  return { text: `${/[.!?]\s/.test(topic) ? '' : topicLead(topic, colon)}${quote} [1]`, used: [k], score: 1 };
+}
+
+/**
+ * What stands before a quote named by `topic`: a FAQ's question as on the page ("Are your teas organic?
+ * About half…"), a topic with a colon of its own under a dash ("Coming next: Boats of the Swale — Opens
+ * 14 June."), else the topic and `colon`. Nothing without a topic.
+ */
+function topicLead(topic: string, colon: string): string {
+  if (!topic) return '';
+  return /\?$/.test(topic) ? `${topic} ` : `${topic}${topic.includes(':') ? ' — ' : colon}`;
 }
 
 export interface ExtractiveAnswer {
@@ -1330,10 +1338,8 @@ export function composeAnswer(
     // topic names the entry; a warning's or a note's stays.
     const label = /^([^:]{1,30}):\s+/.exec(said);
     const quoted = topic && label && /^(?:description|details|summary)$/i.test(label[1] as string) ? said.slice(label[0].length) : said;
-    // A FAQ's question stands before its answer as it does on the page ("Are your teas organic? About half…");
-    // a "Saturday: 8am–4pm" line under its topic with a dash, not a second colon, and so is any quote
-    // under a topic with a colon of its own ("Coming next: Boats of the Swale — Opens 14 June.").
-    const lead = topic ? (/\?$/.test(topic) ? `${topic} ` : `${topic}${topic.includes(':') ? ' — ' : colon}`) : '';
+    // A "Saturday: 8am–4pm" line under its topic with a dash (`colon`), not a second colon.
+    const lead = topicLead(topic, colon);
     // An opening fence stands at a line's start (Markdown's rule): the topic ends its own line.
     const opening = quoted.startsWith(CODE_FENCE) && lead ? `${lead.trimEnd()}\n` : lead;
     // A closing fence stands alone on its line (Markdown's rule, and the widget's): the marker goes below it.
