@@ -176,9 +176,10 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
     // "who are you?", "are you a bot?": what the assistant is, in kind too. "What do you do?", "what are
     // your prices?": the client's own word on it — its home page's opening, its price list (quoted offline,
     // the chat model's passages otherwise).
-    // A curated answer the operator wrote for it ("What are your prices?") is the answer, as for any question.
-    const curatedFirst = curatedAnswers.length > 0 && matchCurated(req.message, curatedAnswers) !== undefined;
-    const about = talk || curatedFirst ? undefined : aboutQuestionOf(req.message, req.client.name, history.length > 0);
+    // A curated answer the operator wrote for it ("What are your prices?") is the answer, as for any question
+    // (matched here only for such a question: any other is matched once, below, on its searched words).
+    const asked = talk ? undefined : aboutQuestionOf(req.message, req.client.name, history.length > 0);
+    const about = asked && curatedAnswers.length > 0 && matchCurated(req.message, curatedAnswers) !== undefined ? undefined : asked;
     const kind = talk ?? (about === 'assistant' ? 'assistant' : undefined);
     if (kind) {
       const reply: ChatOutput = {

@@ -311,9 +311,6 @@ for (const [word, other] of [
   ...bothWays(TRADE_WORDS),
   // "ship" is both the verb and the noun pages use: "deliver" and "delivery" (set after the pair above).
   ['ship', 'deliver delivery'] as [string, string],
-  // The stemmer keeps "deliver" and "delivery" apart: "do you deliver?" of a shop whose every page says
-  // "Free UK delivery" was declined for the verb.
-  ['deliver', 'ship delivery'] as [string, string],
   ...IRREGULAR,
   ...bothWays(PLURALS),
   ['denylist', 'blacklist'] as [string, string],
