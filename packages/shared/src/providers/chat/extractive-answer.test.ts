@@ -1142,6 +1142,29 @@ describe('composeAnswer with a code example', () => {
         ['The properties included on each object of the cpus list include:\nmodel <string>\nspeed <number> (in MHz)'],
         'The properties included on each object of the cpus list include. [1]',
       ],
+      [
+        'properties of each cpus object',
+        ['The properties included on each object of the cpus list include:', 'model <string>\nspeed <number> (in MHz)'],
+        'The properties included on each object of the cpus list include. [1]',
+      ],
+      // A block of a command's options, one a line with what it does: its lines after the colon (the
+      // sentence was quoted alone, "-n" left out), as many as the answer has room for.
+      [
+        'How do I run a test from the command line without the GUI?',
+        [
+          'For non-interactive testing, you may choose to run JMeter without the GUI. To do so, use the following command options:',
+          '-n This specifies JMeter is to run in non-gui mode\n-t [name of JMX file that contains the Test Plan].\n-l [name of JTL file to log sample results to].',
+        ],
+        'For non-interactive testing, you may choose to run JMeter without the GUI. To do so, use the following command options: -n This specifies JMeter is to run in non-gui mode; -t [name of JMX file that contains the Test Plan]; -l [name of JTL file to log sample results to]. [1]',
+      ],
+      [
+        'How do I run a test from the command line without the GUI?',
+        [
+          'For non-interactive testing, you may choose to run JMeter without the GUI. To do so, use the following command options:',
+          Array.from({ length: 8 }, (_, k) => `-${'abcdefgh'[k]} This option does a thing of its own, number ${k + 1} of eight`).join('\n'),
+        ],
+        'Page: For non-interactive testing, you may choose to run JMeter without the GUI. To do so, use the following command options: -a This option does a thing of its own, number 1 of eight; -b This option does a thing of its own, number 2 of eight; -c This option does a thing of its own, number 3 of eight; -d This option does a thing of its own, number 4 of eight; … [1]',
+      ],
     ];
     for (const [question, page, answer] of cases)
       expect(composeAnswer(question, [passage('a', 'https://s/page', page.join('\n\n'))]).text, question).toBe(answer);

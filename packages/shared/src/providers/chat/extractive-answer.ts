@@ -525,6 +525,30 @@ export function listItemsAt(sentences: Sentence[], index: number): { end: number
   return lines.length >= 2 && lines.length <= LIST_ITEMS ? { end, lines } : undefined;
 }
 
+/** Words at most of a line of a block of lines a sentence introduces (an option and what it does). */
+const BLOCK_LINE_WORDS = 16;
+
+/**
+ * The lines of one block a sentence ending in a colon introduces, when each is a short line of its own
+ * and not all are prose: a command's options and what each does ("To do so, use the following command
+ * options:", then "-n This specifies JMeter is to run in non-gui mode", "-t [name of JMX file that
+ * contains the Test Plan].", …). Two or more, to the block's end; the first is the block's start.
+ */
+export function blockLinesAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
+  const first = sentences[index];
+  if (!first?.blockStart) return undefined;
+  let end = index;
+  while (end < sentences.length && (end === index || !(sentences[end] as Sentence).blockStart)) {
+    const s = sentences[end] as Sentence;
+    if (!s.line || s.row || s.words > BLOCK_LINE_WORDS || /:$/.test(s.text) || CODE.test(s.text) || TYPED_PARAMETER.test(s.text))
+      return undefined;
+    end++;
+  }
+  const block = sentences.slice(index, end);
+  if (block.length < 2 || block.length > LIST_ITEMS || block.every((s) => s.prose)) return undefined;
+  return { end, lines: block.map((s) => s.text) };
+}
+
 /**
  * A line that may be a list's item: short, no sentence, no row, no parameter, no colon at its end; a
  * block of one line (the next one starts a block too, or the text ends).
@@ -1461,6 +1485,24 @@ export function composeAnswer(
       // So is a block of code the sentence before it illustrates, colon or not.
       const block = last && !last.code && (introduced || s.blockStart) ? codeExampleAt(sentences, i) : undefined;
       const example = block && (introduced || illustrates((last as { text: string }).text, block.lines)) ? block : undefined;
+      // Else the lines of one block it introduces, an option and what it does on each.
+      const lines = introduced && !example ? blockLinesAt(sentences, i) : undefined;
+      if (lines && last) {
+        // As many of the lines as the answer has room for, two at least, joined by semicolons.
+        const fit: string[] = [];
+        let lineWords = 0;
+        for (const line of lines.lines) {
+          const n = line.split(' ').length;
+          if (words + lineWords + n > budget) break;
+          fit.push(line.replace(/[.;,]$/, ''));
+          lineWords += n;
+        }
+        if (fit.length < 2) break;
+        last.text = `${last.text} ${fit.join('; ')}${fit.length < lines.lines.length ? '; …' : '.'}`;
+        words += lineWords;
+        i = fit.length < lines.lines.length ? sentences.length : lines.end - 1;
+        continue;
+      }
       const exampleWords = example ? example.lines.join(' ').split(' ').length : 0;
       if (!example || words + exampleWords > budget) break;
       // "…URLs such as the following" ends with the colon the page left out.
