@@ -65,11 +65,15 @@ const AMOUNT = String.raw`\$\s?(\d{2,}|\d[.,]\d\d\M)|[€£¥₹]\s?\d|\d\s?[€
 // ("Ticket | Price"); not "cost", which a delivery table's column is.
 const PRICE_NAMED = String.raw`\m(price|prices|pricing|fees|rates|tariffs?|tarifs?|precios|tarifas|preise|preisliste|precos|preços|prix)\M`;
 const PRICE_COLUMN = String.raw`\|\s*(price|prices|fee|fees|rate|rates|precio|tarifa|prix|tarif|preis|preço|preco)\s*(\||\n|$)`;
+// A page or a section of what comes on top of the prices — delivery, shipping, postage — in the five
+// languages: a shop's delivery table states more amounts than a product page, and is not its prices.
+const ANCILLARY_NAMED = String.raw`\m(delivery|shipping|postage|envios?|envíos?|gastos de envio|versand|lieferung|livraison|frais de port|frete|entrega)\M`;
 
 /**
  * The client's price list, for "what are your prices?" (chat/about-question.ts): its chunks stating
  * amounts, those of a page or section named for prices first ("Prices", "pricing.html", a table's "Price"
- * column), then by how many amounts each states, then in page order (a home page's bestsellers first). A
+ * column), those named for delivery or shipping last, then by how many amounts each states, then in page
+ * order (a home page's bestsellers first). A
  * chunk named for none is a list when it states two amounts at least: one is a price in passing (a plan's
  * "49 dollars per month" in its description, an SQL example's "100.00"). None when the client has no such
  * chunk.
@@ -79,14 +83,15 @@ export async function priceListChunks(db: Queryable, clientId: string, limit: nu
     `WITH stating AS (
        SELECT d.id, d.url, d.title, d.heading, d.content, d.chunk_index,
               (d.url || ' ' || d.title || ' ' || coalesce(d.heading, '')) ~* $3 OR d.content ~* $4 AS named,
+              (d.url || ' ' || d.title || ' ' || coalesce(d.heading, '')) ~* $6 AS ancillary,
               (SELECT count(*) FROM regexp_matches(d.content, $2, 'gi')) AS amounts
          FROM documents d JOIN sources s ON s.id = d.source_id
         WHERE d.client_id = $1 AND s.type <> 'answer' AND d.content ~* $2)
      SELECT id, url, title, heading, content FROM stating
       WHERE named OR amounts >= 2
-      ORDER BY named DESC, amounts DESC, url, chunk_index
+      ORDER BY named DESC, ancillary, amounts DESC, url, chunk_index
       LIMIT $5`,
-    [clientId, AMOUNT, PRICE_NAMED, PRICE_COLUMN, limit],
+    [clientId, AMOUNT, PRICE_NAMED, PRICE_COLUMN, limit, ANCILLARY_NAMED],
   );
   return rows;
 }

@@ -1650,6 +1650,26 @@ describe('priceListOf: the client’s prices', () => {
     expect(priceListOf([long]).text.split(' ').length).toBeLessThanOrEqual(82);
     expect(priceListOf([passage('n', 'https://x.example/', 'We are open every day.')])).toEqual({ text: '', used: [], score: 0 });
   });
+
+  it('names an amount standing alone by its section: a shop’s products, one a section', () => {
+    const shop = {
+      ...passage(
+        's',
+        'https://shop.example/shop.html',
+        [
+          'Chunky rib-knit jumper in 100% British wool. Sizes XS–XXL. £129.',
+          'Leith cardigan\nLightweight merino and lambswool cardigan with horn buttons. Sizes XS–XL. £145.',
+          'Lambswool scarf\nSoft lambswool scarf, 180 cm long, in twelve colours. From £45.',
+          'Gift cards\nDigital gift cards from £25 to £250, sent by email.',
+        ].join('\n\n'),
+      ),
+      heading: 'Harbour fisherman jumper',
+    };
+    // Quoted as they stand, these were "Sizes XS–XXL. £129." under the first product's name, then the others' sentences.
+    expect(priceListOf([shop]).text).toBe(
+      'Harbour fisherman jumper: £129. Leith cardigan: £145. Lambswool scarf: From £45. Digital gift cards from £25 to £250, sent by email. [1]',
+    );
+  });
 });
 
 describe('composeAnswer under a list a sentence introduces', () => {

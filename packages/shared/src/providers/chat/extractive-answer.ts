@@ -1215,7 +1215,12 @@ export function priceListOf(passages: ChatPassage[]): ExtractiveAnswer {
   for (const [i, s] of sentences.entries()) {
     if (!statesPrice(s.text) || (!s.prose && !s.line && !s.row)) continue;
     // Each ends with its full stop: a row's "(minimum 2 hours)" ran into the next row's name.
-    const text = (s.row ? keepTogether(rowSentence(sentences, i)) : s.text).replace(/(?<![.!?])$/, '.');
+    const stated = (s.row ? keepTogether(rowSentence(sentences, i)) : s.text).replace(/(?<![.!?])$/, '.');
+    // An amount alone at the end ("Soft lambswool scarf, 180 cm long, in twelve colours. £45.") prices
+    // what its section names: "Lambswool scarf: £45."
+    const bare = s.row ? undefined : BARE_AMOUNT.exec(stated)?.[1];
+    const name = bare ? sectionNameOf(passage, sentences, i) : undefined;
+    const text = bare && name ? `${name}: ${bare}` : stated;
     const count = text.split(/\s+/).length;
     if (picked.length > 0 && words + count > MAIN_WORDS) break;
     if (first < 0) first = i;
@@ -1224,6 +1229,23 @@ export function priceListOf(passages: ChatPassage[]): ExtractiveAnswer {
   }
   if (first < 0) return { text: '', used: [], score: 0 };
   return underItsName(passage, sentences, first, picked.join(' '), 0, (sentences[first] as Sentence).row ? ' — ' : ': ');
+}
+
+/** An amount alone, or alone after a sentence's end: "£129.", "From £35.", "… in twelve colours. £45." */
+const BARE_AMOUNT = /(?:^|[.!?]\s+)((?:from\s+)?(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?[€£¥₹])(?:\s?\/\s?[\w ]{1,8})?\.?)$/i;
+
+/**
+ * The name of the section the sentence at `index` is in: the heading line opening it ("Leith cardigan",
+ * then "Lightweight merino… £145."), or the passage's heading for its first section. None when another
+ * price stands between them: it is that one's.
+ */
+function sectionNameOf(passage: ChatPassage, sentences: Sentence[], index: number): string | undefined {
+  for (let k = index - 1; k >= 0; k--) {
+    const s = sentences[k] as Sentence;
+    if (statesPrice(s.text)) return undefined;
+    if (s.line && !s.prose && !s.row && s.blockStart && !/:$/.test(s.text)) return s.text;
+  }
+  return passage.heading ?? undefined;
 }
 
 /** A quote of the k-th passage under what names it; a headline of sentences ("Track time. Send invoices. Get paid.") names nothing. */
