@@ -19,16 +19,17 @@ describe('questions about the assistant and the business', () => {
   });
   const crawled = (dir: string, name: string) => chat.crawl(dir, name);
   // A project's documentation whose home page is only links to its pages, and which states no price.
-  const lanternSite = () => {
+  // Its page about the project is about.html, or (aboutPage: 'notes.html') a page named for nothing of the kind.
+  const lanternSite = (aboutPage = 'about.html') => {
     const dir = mkdtempSync(path.join(scratch, 'site-'));
     const page = (title: string, body: string) => `<!doctype html><title>${title}</title><body><h1>${title}</h1>${body}</body>`;
     writeFileSync(
       path.join(dir, 'index.html'),
-      page('Contents', '<ul><li><a href="about.html">About the project</a></li><li><a href="install.html">Installing</a></li></ul>'),
+      page('Contents', `<ul><li><a href="${aboutPage}">The project</a></li><li><a href="install.html">Installing</a></li></ul>`),
     );
     writeFileSync(
-      path.join(dir, 'about.html'),
-      page('About the project', '<p>Lantern is a static site generator that turns Markdown folders into fast websites.</p>'),
+      path.join(dir, aboutPage),
+      page('The project', '<p>Lantern is a static site generator that turns Markdown folders into fast websites.</p>'),
     );
     writeFileSync(
       path.join(dir, 'install.html'),
@@ -176,9 +177,17 @@ describe('questions about the assistant and the business', () => {
     );
   });
 
-  it('asks a home page of links alone like any question', async () => {
-    const docs = await crawled(lanternSite(), 'Lantern');
-    // The home page is crawled (a chunk of its links) and has no sentence to quote: the pages are searched.
+  it('answers from the page about the project when the home page is links alone, and searches the pages without one', async () => {
+    // The home page is crawled (a chunk of its links) and has no sentence to quote: the page its address
+    // names as the one about the project has. The search found whatever shared a word ("do" on the PostgreSQL
+    // docs: PREPARE's generic plans).
+    const about = await crawled(lanternSite(), 'Lantern');
+    for (const question of ['What do you do?', 'What is Lantern?']) {
+      const res = await about.ask(question);
+      expect(res.answer, question).toBe('Lantern is a static site generator that turns Markdown folders into fast websites. [1]');
+      expect(res.sources.map((s) => s.url)).toEqual([`${about.site.url}/about.html`]);
+    }
+    const docs = await crawled(lanternSite('notes.html'), 'Lantern');
     const res = await docs.ask('What is Lantern?');
     expect(res.answer).toMatch(/Lantern (?:is a static site generator|with npm)/);
     expect(res.sources.map((s) => s.url)).not.toContain(`${docs.site.url}/`);

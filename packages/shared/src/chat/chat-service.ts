@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { ClientRow } from '../db/clients.ts';
 import { type CuratedAnswerRow, curatedDocumentSources, listCuratedAnswers, wordsElsewhere } from '../db/curated-answers.ts';
 import { appendTurns, recentMessages, type StoredTurn } from '../db/messages.ts';
-import { homePageChunks, priceListChunks } from '../db/pages.ts';
+import { aboutPageChunks, homePageChunks, priceListChunks } from '../db/pages.ts';
 import { type Pool, withTransaction } from '../db/pool.ts';
 import { recordUsage, type UsageEntry } from '../db/usage.ts';
 import { detectLeadIntent } from '../intent/classifier.ts';
@@ -121,6 +121,16 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   // visitor asking "prices?" again and again costs one scan a minute, a re-crawl's prices a minute late.
   const priceList = expiringMemo(1_000, 60_000, (clientId: string) => priceListChunks(pool, clientId, 2));
 
+  /**
+   * What the client says it does: its home page's first chunks, after those of its page about itself when
+   * the home page states nothing (a documentation site's contents page).
+   */
+  async function businessChunks(clientId: string): Promise<ChatPassage[]> {
+    const home = await homePageChunks(pool, clientId, 3);
+    if (openingOf(home).text) return home;
+    return [...(await aboutPageChunks(pool, clientId, 3)), ...home];
+  }
+
   /** The message read in full words ("wat r ur prices" is "what are your prices"), and stored as typed. */
   async function prepare(asked: ChatRequest): Promise<PreparedChat> {
     const message = expandChatSpeak(asked.message);
@@ -190,7 +200,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       return { clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
     }
     if (about === 'business' || about === 'prices') {
-      const own = about === 'business' ? await homePageChunks(pool, clientId, 3) : await priceList(clientId);
+      const own = about === 'business' ? await businessChunks(clientId) : await priceList(clientId);
       const input: ChatInput = { ...base, contactRequested: false, passages: own };
       if (chat.kind !== 'extractive' && own.length > 0) return { clientId, sessionId, input, passages: own, usage };
       const quote = chat.kind === 'extractive' ? (about === 'business' ? openingOf(own) : priceListOf(own)) : undefined;

@@ -69,6 +69,52 @@ const PRICE_COLUMN = String.raw`\|\s*(price|prices|fee|fees|rate|rates|precio|ta
 // languages: a shop's delivery table states more amounts than a product page, and is not its prices.
 const ANCILLARY_NAMED = String.raw`\m(delivery|shipping|postage|envios?|envíos?|gastos de envio|versand|lieferung|livraison|frais de port|frete|entrega)\M`;
 
+// A page about the business, by its address' last part (its words in order of how surely they mean it:
+// "about-us" before "what-is" before "introduction" before "overview") or by its title.
+const ABOUT_ADDRESS = [
+  String.raw`about|about-?us|who-?we-?are|our-?story|quienes-?somos|sobre-?nosotros|nosotros|ueber-?uns|uber-?uns|a-?propos|qui-?sommes-?nous|quem-?somos`,
+  String.raw`what-?is|que-?es|was-?ist`,
+  String.raw`introduction|intro|einfuehrung|introduccion`,
+  String.raw`overview`,
+];
+// A title says so only with the surer names: a documentation's "Introduction" page opens with an epigraph,
+// its "Overview of new features" is about a release.
+const ABOUT_TITLE = String.raw`^(about|who we are|our story|what is|sobre|quiénes somos|qué es|über uns|was ist|à propos|qui sommes-nous|qu'est-ce que)\M`;
+
+/**
+ * The first chunks of the client's page about itself, for "what do you do?" when its home page is a
+ * contents page that states nothing: of its first website source's pages at the top of the site (one
+ * step below its root), the one whose address names it ("about-us.html", "intro-whatis.html",
+ * "ch-introduction.html") — the surest name first, then the shortest address — else whose title does
+ * ("About this documentation", "What is this aptitude thing, anyway?"). None when no page is named so.
+ */
+export async function aboutPageChunks(db: Queryable, clientId: string, limit: number): Promise<PassageRow[]> {
+  const { rows } = await db.query<PassageRow>(
+    `WITH top AS (
+       SELECT p.id, p.url, p.title, s.created_at, lower(substring(p.url from '([^/]+)/?$')) AS part
+         FROM pages p JOIN sources s ON s.id = p.source_id
+        WHERE p.client_id = $1 AND s.type = 'website' AND p.status = 'indexed'
+          AND p.url ~ '^[a-z]+://[^/]+/[^/]+/?$'
+          AND EXISTS (SELECT 1 FROM documents x WHERE x.page_id = p.id)),
+     named AS (
+       SELECT t.id, t.url, t.created_at,
+              (SELECT min(k) FROM unnest($3::text[]) WITH ORDINALITY AS a(words, k)
+                WHERE t.part ~ ('(^|[-_.])(' || a.words || ')([-_.]|$)')) AS rank
+         FROM top t)
+     SELECT d.id, d.url, d.title, d.heading, d.content
+       FROM documents d
+      WHERE d.page_id = (
+              SELECT n.id FROM named n JOIN top t ON t.id = n.id
+               WHERE n.rank IS NOT NULL OR t.title ~* $4
+               ORDER BY n.created_at, n.rank NULLS LAST, length(n.url), n.url
+               LIMIT 1)
+      ORDER BY d.chunk_index
+      LIMIT $2`,
+    [clientId, limit, ABOUT_ADDRESS, ABOUT_TITLE],
+  );
+  return rows;
+}
+
 /**
  * The client's price list, for "what are your prices?" (chat/about-question.ts): its chunks stating
  * amounts, those of a page or section named for prices first ("Prices", "pricing.html", a table's "Price"
