@@ -803,4 +803,24 @@ describe('small sites', () => {
       'Our fees: Purchase of a freehold house up to £500,000: £1,350. [1]',
     );
   });
+
+  it('answers a follow-up asking what its topic is like about that topic, and declines it where the topic is not on the site', async () => {
+    // "is it free?" was searched with "free" as the visitor's word and "parking" as context: "we keep
+    // emergency slots free every weekday morning".
+    const dental = await askSite('dental', 'Riverside Dental Practice');
+    const parking = await dental.ask('Do you have parking?');
+    expect((await dental.ask('is it free?', parking.sessionId)).answer).toBe(
+      'Address: Pay-and-display parking is available on King Street. [1]',
+    );
+    // The garage's pages say nothing of parking: its "free retest" was quoted.
+    const garage = await askSite('garage', 'Dale Street Motors');
+    const none = await garage.ask('Do you have parking?');
+    expect((await garage.ask('is it free?', none.sessionId)).sources).toEqual([]);
+    // The topic is the last question's that names one: "bus", not "free" or "parking" before it.
+    const yoga = await askSite('yoga', 'Oakfield Yoga');
+    let sessionId: string | undefined;
+    for (const question of ['Do you have parking?', 'is it free?', 'is there a bus?'])
+      sessionId = (await yoga.ask(question, sessionId)).sessionId;
+    expect((await yoga.ask('how often does it run?', sessionId)).answer).toMatch(/^Getting here: Buses 11 and 12 stop outside\./);
+  });
 });

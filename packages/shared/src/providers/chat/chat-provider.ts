@@ -28,6 +28,11 @@ export interface ChatInput {
   message: string;
   /** The standalone rewrite used for retrieval (equals message when there was nothing to rewrite). */
   query: string;
+  /**
+   * The words of `query` the answer is about, when not the message's own: of a follow-up naming no topic
+   * of its own ("is it free?"), the topic it points back at (providers/chat/follow-up.ts, namesNoTopic).
+   */
+  focus?: string;
   /** Most recent last. */
   history: ChatTurn[];
   /** Ranked best first; may be empty (then the provider answers honestly that it doesn't know). */

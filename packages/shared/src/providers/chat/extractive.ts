@@ -24,7 +24,13 @@ export function composeExtractiveAnswer(input: ChatInput): ChatOutput {
       leadCaptureIntent,
     };
   }
-  const composed = composeAnswer(input.query || input.message, input.passages, input.specificity, input.message, input.siteChunks);
+  const composed = composeAnswer(
+    input.query || input.message,
+    input.passages,
+    input.specificity,
+    input.focus ?? input.message,
+    input.siteChunks,
+  );
   if (leadCaptureIntent && composed.score < LEAD_ONLY_COVERAGE) {
     return { answer: contactOfferReply(input.clientName, lang), usedPassageIds: [], leadCaptureIntent };
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeFollowUp, rewriteFollowUp } from './follow-up.ts';
+import { looksLikeFollowUp, namesNoTopic, rewriteFollowUp } from './follow-up.ts';
 
 const history = [
   { role: 'user' as const, content: 'How do I spin up a basic web server in Node without Express?' },
@@ -73,5 +73,28 @@ describe('follow-up heuristic', () => {
       { role: 'assistant' as const, content: 'git tag [1].' },
     ];
     expect(rewriteFollowUp('and undo that?', tagged)).toBe('tag commit and undo that?');
+  });
+
+  it('tells a follow-up asking what its topic is like from one naming a topic of its own', () => {
+    for (const message of [
+      'is it free?',
+      'Is it wheelchair accessible?',
+      'and how much is it?',
+      'How much does it cost?',
+      'when does it open?',
+      'how often does it run?',
+      'where is it?',
+      'Are they vegan too?',
+    ])
+      expect(namesNoTopic(message), message).toBe(true);
+    for (const message of [
+      'is there a bus?',
+      'does it have wifi?',
+      'Is it possible to book a table online for six?',
+      'how do I let them back in?',
+      'Do you have parking?',
+      'is it open on Sundays and bank holidays too?',
+    ])
+      expect(namesNoTopic(message), message).toBe(false);
   });
 });

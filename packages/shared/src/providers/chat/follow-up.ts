@@ -74,6 +74,30 @@ export function looksLikeFollowUp(message: string): boolean {
   return ANAPHORA.test(folded) && content <= 6;
 }
 
+// A question about what "it" is like, when or where it is, how often it runs: it names no topic of its own.
+const ASKS_ABOUT_IT = new RegExp(
+  String.raw`^(?:(?:and|but|so|ok|okay)\s+)?(?:` +
+    [
+      String.raw`(?:is|are|was|were)\s+(?:it|that|this|they|those|these)\s+(?:\w+\s+)?\w+`,
+      String.raw`(?:when|what time)\s+(?:does|do|is|are|will)\s+(?:it|that|they)\s+(?:open|close|start|end|finish|run|leave|arrive|begin)`,
+      String.raw`how\s+(?:often|long|late|early|far)\s+(?:does|do|is|are|will)\s+(?:it|that|they)(?:\s+\w+)?`,
+      String.raw`how\s+much\s+(?:is|are|does|do|will)\s+(?:it|that|they)(?:\s+cost)?`,
+      String.raw`where\s+(?:is|are)\s+(?:it|that|they)`,
+    ].join('|') +
+    String.raw`)\s*(?:too|then|though)?\s*[?!.]*$`,
+);
+
+/**
+ * A follow-up that asks what the topic before it is like and names none of its own: "is it free?" after
+ * "do you have parking?", "when does it open?", "how often does it run?". What it asks about is the
+ * topic it points back at: the words put in front of it are the question's focus, its own words the
+ * twist ("free" alone found "we keep emergency slots free"; on a site without parking it is declined).
+ * "Does it have wifi?" names a topic ("wifi"), and is not one.
+ */
+export function namesNoTopic(message: string): boolean {
+  return ASKS_ABOUT_IT.test(foldForIntent(message).trim());
+}
+
 /** The message with the previous user turn's key terms in front when it is a follow-up. */
 export function rewriteFollowUp(message: string, history: ChatTurn[]): string {
   const previous = history.filter((t) => t.role === 'user' && t.content.trim().length > 0).reverse();
