@@ -823,4 +823,12 @@ describe('small sites', () => {
       sessionId = (await yoga.ask(question, sessionId)).sessionId;
     expect((await yoga.ask('how often does it run?', sessionId)).answer).toMatch(/^Getting here: Buses 11 and 12 stop outside\./);
   });
+
+  it('reads "bring" as the frame of a question about the thing brought, as a verb of trade', async () => {
+    // "Can I bring my dog?" was answered with "…bring a list of any medicines you take": "bring" held, "dog" absent, half missing.
+    const { ask } = await askSite('dental', 'Riverside Dental Practice');
+    for (const question of ['Can I bring my dog?', 'can I bring my own wine?']) expect((await ask(question)).sources, question).toEqual([]);
+    // Asked about nothing but bringing, the verb is the topic.
+    expect((await ask('Do I need to bring anything?')).answer).toMatch(/bring a list of any medicines you take/);
+  });
 });

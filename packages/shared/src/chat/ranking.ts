@@ -652,7 +652,7 @@ export function absentShare(
 }
 
 /**
- * Verbs of trade (stems): "do you *sell* helmets?" asks about helmets. A shop's pages list what it
+ * Verbs of trade (stems): "do you *sell* helmets?" asks about helmets; "can I *bring* my dog?" about dogs. A shop's pages list what it
  * has without the verb ("Parts and accessories: tyres, tubes, lights, locks and helmets"), so the
  * verb missing from them is no sign the site is not about the question; the thing missing is. Nor is
  * the verb present a sign it is: a tea shop that says "We sell … teas" does not answer "Do you sell
@@ -672,6 +672,7 @@ const INTENT_STEMS = new Set([
   'ship',
   'take',
   'accept',
+  'bring',
 ]);
 
 /** The words (stems) a question for a price asks with, in the classifier's languages. */
