@@ -831,4 +831,10 @@ describe('small sites', () => {
     // Asked about nothing but bringing, the verb is the topic.
     expect((await ask('Do I need to bring anything?')).answer).toMatch(/bring a list of any medicines you take/);
   });
+
+  it('answers "how do I get there?" with the address, as "where are you?"', async () => {
+    // It was answered with the booking policy ("Book a table by phone…") its words found.
+    const { ask } = await askSite('restaurant', 'Trattoria Bella Vista');
+    expect((await ask('How do I get there?')).answer).toMatch(/^Find us: Trattoria Bella Vista, 27 Call Lane, Leeds LS1 7BT\./);
+  });
 });

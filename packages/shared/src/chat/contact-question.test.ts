@@ -35,6 +35,12 @@ describe('contact questions', () => {
     ['contact number', 'phone'],
     ['email address?', 'email'],
     ['address?', 'address'],
+    // The way there, which the address gives ("how do I get there?" was answered with a restaurant's booking policy).
+    ['How do I get there?', 'address'],
+    ['how can we find you', 'address'],
+    ['directions?', 'address'],
+    ['¿Cómo llego?', 'address'],
+    ['Wie komme ich zu Ihnen?', 'address'],
   ])('%j asks for the business’s %s', (message, kind) => {
     expect(asksForContact(message)).toBe(kind);
   });
@@ -55,6 +61,9 @@ describe('contact questions', () => {
     'How many hours does the backup take?',
     'phone number format',
     'email address validation',
+    'How do I get the path of the current file?',
+    'How to get the directions of a vector in numpy?',
+    'How do I get there by bus?',
   ])('%j does not', (message) => {
     expect(asksForContact(message)).toBeUndefined();
   });

@@ -52,6 +52,10 @@ const ASKS: [ContactKind, RegExp][] = [
         String.raw`\bwhere (?:is|are) (?:your|the) (?:shop|store|office|offices|workshop|studio|clinic|practice|surgery|restaurant|hotel|salon|garage|showroom|location|premises|branch|branches|headquarters|building|warehouse)\b`,
         String.raw`\bwhere can i find (?:you|u)\b|^\W*(?:address|location)\W*$`,
         String.raw`\b${YOUR} (?:address|location|premises)\b|\bwhat(?:'?s| is) the (?:address|location)\b(?!\s+(?:of|for|to|in|on|that|which|where)\b)|\bhow (?:do|can) i get to (?:you|your)\b|\bdirections to (?:you|your)\b`,
+        // "How do I get there?", "how to get here", "getting there": the way to the business, which its address
+        // gives — asked alone ("how do I get there by bus?" asks for the bus, and is searched).
+        String.raw`\bhow (?:do|can|could|would|should) (?:i|we) (?:get|find) (?:there|here|you|u)\W*$|\bhow to (?:get|find) (?:there|here|you)\W*$|^\W*(?:getting|directions) (?:there|here)\W*$|^\W*directions\W*$`,
+        String.raw`\bcomo (?:llego|llegar|se llega)\b|\bcomment (?:venir|vous trouver|y aller|s'y rendre)\b|\bwie komme ich (?:zu (?:ihnen|euch|dir)|hin|dahin)\b|\bcomo (?:chego|chegar)\b`,
         String.raw`\bdonde (?:estan|estais|esta (?:la|el|su|tu)|se encuentran|os encontramos|queda)\b|\b(?:su|tu|vuestra) (?:direccion|ubicacion)\b`,
         String.raw`\bou (?:etes[- ]vous|es[- ]tu|se trouve|vous trouver)\b|\b(?:votre|ton) adresse\b`,
         String.raw`\bwo (?:sind sie|seid ihr|bist du|finde ich (?:sie|euch|dich)|befindet sich|liegt (?:ihr|euer|dein))\b|\b(?:ihre|deine|eure) (?:adresse|anschrift)\b`,
