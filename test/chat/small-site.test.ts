@@ -837,4 +837,23 @@ describe('small sites', () => {
     const { ask } = await askSite('restaurant', 'Trattoria Bella Vista');
     expect((await ask('How do I get there?')).answer).toMatch(/^Find us: Trattoria Bella Vista, 27 Call Lane, Leeds LS1 7BT\./);
   });
+
+  it('answers how the business is paid from the page that says it, whatever the way asked about, and declines where none says it', async () => {
+    const school = await askSite('school', 'Harbour English School', 6);
+    // "Do you take cash?" was declined for "cash"; the school's answer is the ways it takes.
+    for (const question of ['Can I pay by card?', 'do you take cash?'])
+      expect((await school.ask(question)).answer, question).toMatch(/by bank transfer or card\. \[1\]$/);
+    // "pay" and "card" are on their pages in other senses: "You pay one fixed fee each month", "Pay and
+    // display parking", "digital gift cards" were quoted.
+    for (const [dir, name, pages] of [
+      ['accountant', 'Fenwick & Hale', 5],
+      ['solicitor', 'Marsh Cooper Solicitors', 6],
+      ['teashop', 'Leafline Tea Co.', 5],
+    ] as const) {
+      const { ask } = await askSite(dir, name, pages);
+      const answer = await ask('Can I pay by card?');
+      if (dir === 'accountant') expect(answer.answer).toBe('Our fees are fixed and paid monthly by direct debit. Prices exclude VAT. [1]');
+      else expect(answer.sources, dir).toEqual([]);
+    }
+  });
 });

@@ -4,6 +4,7 @@ import type { Pool } from '../db/pool.ts';
 import { type CandidateResult, holdTogether, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
 import { asksForContact, isContactPage, statesContact } from './contact-question.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
+import { asksForPaymentMethod, statesPaymentMethod } from './payment-question.ts';
 import { asksForPrice, mayAskForPrice, statesPrice } from './price-question.ts';
 import {
   absentLimit,
@@ -160,8 +161,9 @@ export async function retrieve(
 
 /**
  * The passages to answer from, or none when the question is declined: most of its telling words are
- * on no page of the client (absentShare), no page holds two of them (wordsApart), or it asks for a
- * price and the best page states none (price-question.ts).
+ * on no page of the client (absentShare), no page holds two of them (wordsApart), it asks for a
+ * price and the best page states none (price-question.ts), or it asks how the business is paid and no
+ * candidate says it (payment-question.ts).
  */
 export function answerablePassages(
   result: CandidateResult,
@@ -182,17 +184,18 @@ export function answerablePassages(
     const passages = rankPassages(result.candidates, result, settings, pageUrl);
     // The business's contact page first when it states them: another page may state a partner's.
     const ranked = pageFirst(passages, (p) => states(p) && isContactPage(p.url, p.title)) ?? pageFirst(passages, states);
-    if (ranked) return { passages: ranked, absent };
     // The page that states them may rank below the answer's pages — a home page whose footer gives the
     // phone number, beside a contact page that says "call us": the best-ranked candidate that states them.
-    const every = rankPassages(
-      result.candidates,
-      result,
-      { ...settings, passages: result.candidates.length, ranking: { ...params, relatedPageRatio: 0, maxPages: result.candidates.length } },
-      pageUrl,
-    );
-    const stating = every.find(states);
-    return { passages: stating ? [stating, ...every.filter((p) => p.url === stating.url && p !== stating)] : [], absent };
+    return { passages: ranked ?? bestStating(result, settings, pageUrl, states), absent };
+  }
+  // "Can I pay by card?": the page that says how the business is paid (payment-question.ts) leads, or the
+  // best-ranked candidate that says it; none says it, none answers ("pay-and-display parking", "gift
+  // cards"). The way asked about may be on no page: "We accept cards and bank transfers" answers "do you
+  // take cash?".
+  if (asksForPaymentMethod(message) && result.candidates.length > 0) {
+    const states = (p: RankedPassage) => statesPaymentMethod(p.content);
+    const ranked = pageFirst(rankPassages(result.candidates, result, settings, pageUrl), states);
+    return { passages: ranked ?? bestStating(result, settings, pageUrl, states), absent };
   }
   if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs) || apart) return { passages: [], absent };
   let passages = rankPassages(result.candidates, result, settings, pageUrl);
@@ -218,6 +221,24 @@ export function answerablePassages(
  * The passages with the first page that has a passage passing `states` (and `qualifies`) moved to the
  * front, its passages first; unchanged when the best page passes; undefined when no page does.
  */
+/** The best-ranked candidate that states what `states` looks for, with its page's other candidates; none when no candidate does. */
+function bestStating(
+  result: CandidateResult,
+  settings: Pick<RetrievalSettings, 'passages' | 'ranking'>,
+  pageUrl: string | undefined,
+  states: (p: RankedPassage) => boolean,
+): RankedPassage[] {
+  const params = settings.ranking ?? DEFAULT_RANKING;
+  const every = rankPassages(
+    result.candidates,
+    result,
+    { ...settings, passages: result.candidates.length, ranking: { ...params, relatedPageRatio: 0, maxPages: result.candidates.length } },
+    pageUrl,
+  );
+  const stating = every.find(states);
+  return stating ? [stating, ...every.filter((p) => p.url === stating.url && p !== stating)] : [];
+}
+
 function pageFirst(
   passages: RankedPassage[],
   states: (p: RankedPassage) => boolean,

@@ -1,6 +1,7 @@
 import { asksForContact, namesContactSection, statesContact } from '../../chat/contact-question.ts';
 import { asksForDefault, statesDefault } from '../../chat/default-question.ts';
 import { asksForDuration, statesDuration } from '../../chat/duration-question.ts';
+import { asksForPaymentMethod, statesPaymentMethod } from '../../chat/payment-question.ts';
 import { mayAskForPrice, statesPrice } from '../../chat/price-question.ts';
 import { pageName, siteSize } from '../../chat/ranking.ts';
 import { searchedQuery } from '../../chat/searched-query.ts';
@@ -989,10 +990,11 @@ interface Scored {
 
 /**
  * The kinds of answer a question may ask for, first match wins: whether it asks, whether a text
- * states one (an amount, a duration, a time or a date, a default), and whether a main quote stating
+ * states one (a way of paying, an amount, a duration, a time or a date, a default), and whether a main quote stating
  * one answers alone (composeAnswer: no related page's sentence that states none).
  */
 const ANSWER_KINDS: [asks: (message: string) => boolean, states: (text: string) => boolean, alone: boolean][] = [
+  [asksForPaymentMethod, statesPaymentMethod, true],
   [mayAskForPrice, statesPrice, true],
   [asksForDuration, statesDuration, true],
   [asksForTime, statesTime, true],
@@ -1290,8 +1292,10 @@ export function composeAnswer(
   const terms = queryTerms(searchedQuery(query, message).query, site, message ?? query);
   const split = passages.map((p) => sentencesOf(p.content));
   const contact = asksForContact(message ?? query);
-  const wanted = contact ? (text: string) => statesContact(text, contact) : undefined;
   const asked = message ?? query;
+  // What a contact question or one of how the business is paid asks for is the answer, whatever its words
+  // ("We accept cards and bank transfers" for "do you take cash?").
+  const wanted = contact ? (text: string) => statesContact(text, contact) : asksForPaymentMethod(asked) ? statesPaymentMethod : undefined;
   const [, kind, kindAlone] = ANSWER_KINDS.find(([asks]) => asks(asked)) ?? [];
   const scored = passages.map((p, i) =>
     scoredSentences(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind, p.heading),

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { asksForPaymentMethod, statesPaymentMethod } from './payment-question.ts';
+
+describe('payment-method questions', () => {
+  it.each([
+    'Can I pay by card?',
+    'can i pay with paypal',
+    'Do you take cash?',
+    'do u accept credit cards?',
+    'Can I pay in bitcoin?',
+    'What payment methods do you accept?',
+    'how can I pay?',
+    'cards accepted?',
+    '¿Puedo pagar con tarjeta?',
+    'Acceptez-vous les cartes ?',
+    'Kann ich mit Karte bezahlen?',
+    'Posso pagar com cartão?',
+  ])('%j asks how the business is paid', (message) => {
+    expect(asksForPaymentMethod(message)).toBe(true);
+  });
+
+  it.each([
+    'How much does it cost?',
+    'Can I pay in instalments?',
+    'Can I pay monthly?',
+    'Do you sell gift cards?',
+    'How do I pay for parking with the payments API?',
+    'How do I take a card payment with Stripe in Django?',
+  ])('%j does not', (message) => {
+    expect(asksForPaymentMethod(message)).toBe(false);
+  });
+
+  it('finds a way of paying stated with a word of paying or accepting', () => {
+    for (const text of [
+      'Paying: We accept cards, cash and Apple Pay.',
+      'You can pay by card, bank transfer or cash when the job is finished.',
+      'One-off cleans are paid by card or bank transfer when we book.',
+      'Aceptamos tarjeta, efectivo y Bizum.',
+    ])
+      expect(statesPaymentMethod(text), text).toBe(true);
+    for (const text of [
+      'Pay-and-display parking is available on King Street.',
+      'You pay one fixed fee each month, agreed before we start.',
+      'Can I buy gift cards? Yes, digital gift cards from £10 to £100 are sent by email.',
+      'Under-fives swim free with a paying adult.',
+      'Students can study for up to 6 months with a Standard Visitor visa once you have paid your deposit.',
+      'Dogs are welcome in the bar; pay at the bar.',
+      'Webhooks notify your server when an invoice is created, sent or paid.',
+    ])
+      expect(statesPaymentMethod(text), text).toBe(false);
+  });
+});
