@@ -520,7 +520,7 @@ describe('small sites', () => {
       for (const question of unanswerable) if ((await ask(question)).sources.length === 0) declined.push(question);
       return { right, declined };
     };
-    return { ask, score };
+    return { ask, score, site };
   }
 
   it('a restaurant: answers most questions worded unlike its pages from the right page, and declines most it cannot answer', async () => {
@@ -855,5 +855,20 @@ describe('small sites', () => {
       if (dir === 'accountant') expect(answer.answer).toBe('Our fees are fixed and paid monthly by direct debit. Prices exclude VAT. [1]');
       else expect(answer.sources, dir).toEqual([]);
     }
+  });
+
+  it('answers a price asked per a unit with one stated per it, and declines where none is', async () => {
+    // "how much do you charge per hour" quoted a FAQ's "put it right at no charge" within "24 hours".
+    const cleaning = await askSite('cleaning', 'Sparkle & Co', 5);
+    expect((await cleaning.ask('how much do you charge per hour')).answer).toMatch(/^Prices: Regular cleaning: £19 an hour/);
+    // The rate is on a page the answer's pages had left out: the question was declined.
+    const plumber = await askSite('plumber', 'Aire Valley Plumbing & Heating', 5);
+    expect((await plumber.ask('how much do you charge per hour')).answer).toMatch(
+      /£65 for the first hour and £45 for each hour after that/,
+    );
+    // A B&B has nightly rates, in a table whose column says so, and no hourly one.
+    const bnb = await askSite('bnb', 'Seaview House', 5);
+    expect((await bnb.ask('How much is a room a night?')).sources.map((s) => s.url)).toEqual([`${bnb.site.url}/rooms.html`]);
+    expect((await bnb.ask('hourly rate?')).sources).toEqual([]);
   });
 });

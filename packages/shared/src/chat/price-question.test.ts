@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForPrice, mayAskForPrice, statesPrice } from './price-question.ts';
+import { asksForPrice, mayAskForPrice, rateUnitAsked, statesPrice, statesRate } from './price-question.ts';
 
 describe('price questions', () => {
   it.each([
@@ -49,5 +49,33 @@ describe('price questions', () => {
       expect(statesPrice(text), text).toBe(true);
     for (const text of ['The cost of a sequential scan is estimated per page.', 'Billed monthly.', 'Version 2.4 costs less memory.'])
       expect(statesPrice(text), text).toBe(false);
+  });
+
+  it('reads the unit a price is asked per, and finds an amount stated per it', () => {
+    const asked: [string, string | undefined][] = [
+      ['how much do you charge per hour', 'hour'],
+      ['hourly rate?', 'hour'],
+      ['how much per month?', 'month'],
+      ['How much is a room a night?', 'night'],
+      ['What is the daily rate?', 'day'],
+      // The price of one, not a rate: "a lesson", "a room".
+      ['How much is a lesson?', undefined],
+      ['How much does it cost?', undefined],
+      ['How long is a night shift?', undefined],
+    ];
+    for (const [message, unit] of asked) expect(rateUnitAsked(message), message).toBe(unit);
+    const stated: [string, string, boolean][] = [
+      ['Regular cleaning: £19 an hour (minimum 2 hours)', 'hour', true],
+      ['charged at £65 for the first hour and £45 for each hour after that', 'hour', true],
+      ['Per night, low season: £95', 'night', true],
+      ['From £95/night in winter.', 'night', true],
+      ['Room | Sleeps | Per night\nCosy double (no view) | 2 | from £110', 'night', true],
+      // A duration beside a price, or a rate of another unit.
+      ['An air-con regas costs £59 and takes about an hour.', 'hour', false],
+      ['A pack of 10 classes costs £100 and is valid for four months.', 'month', false],
+      ['Unlimited classes for £75 a month.', 'hour', false],
+      ['Tell us within 24 hours and we will put it right at no charge.', 'hour', false],
+    ];
+    for (const [text, unit, states] of stated) expect(statesRate(text, unit), text).toBe(states);
   });
 });

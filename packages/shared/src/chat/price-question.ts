@@ -16,6 +16,8 @@ const ASKS_FOR_PRICE = new RegExp(
     String.raw`\bwhat(?:'s| is| are) (?:the|your) (?:price|prices|pricing|cost|costs|fee|fees|rates?)\b`,
     String.raw`\b(?:price|prices) (?:of|for)\b|\bpricing\b`,
     String.raw`\b(?:cost|costs)\b.{0,30}\bper (?:month|year|user|seat)\b`,
+    String.raw`\b(?:hourly|nightly|daily|weekly|monthly|day|hour|night) (?:rates?|price|cost)\b|\brates? (?:per|an?) (?:hour|night|day|week|month)\b`,
+    String.raw`\bhow much (?:\w+ ){0,3}(?:per|a|an|each) (?:hour|night|day|week|month|year|person|session|lesson|class)\b`,
     String.raw`\bcuanto (?:cuesta|cuestan|vale|valen|cobran|cobras)\b|\bprecio (?:de|del)\b`,
     String.raw`\bcombien (?:coute|coutent|ca coute)\b|\bprix (?:de|du|des)\b`,
     String.raw`\bwas kostet\b|\bwie ?viel kostet\b|\bpreis (?:fur|von)\b`,
@@ -47,4 +49,38 @@ export function mayAskForPrice(message: string): boolean {
 
 export function statesPrice(text: string): boolean {
   return STATES_PRICE.test(text);
+}
+
+// The unit a price is asked per ("per hour", "a night", "hourly", "monthly"), in English: the amount that
+// answers is one per that unit.
+// "a"/"an" only before a time ("a night"): "how much is a lesson?" asks the price of one, not a rate.
+const TIMES = 'hour|night|day|week|month|year';
+const RATE_ASKED = new RegExp(
+  String.raw`\b(?:per|each|every|by the)\s+(${TIMES}|person|head|session|lesson|class|visit|room)\b|\ban?\s+(${TIMES})\b|\b(hour|night|dai|week|month|year)ly\b`,
+);
+const ADJECTIVE_UNIT: Record<string, string> = { dai: 'day' };
+
+/** Of a question for a price, the unit it asks the price per ("how much do you charge per hour" → "hour"). */
+export function rateUnitAsked(message: string): string | undefined {
+  if (!mayAskForPrice(message)) return undefined;
+  const m = RATE_ASKED.exec(foldForIntent(message));
+  const unit = m?.[1] ?? m?.[2] ?? m?.[3];
+  return unit === undefined ? undefined : (ADJECTIVE_UNIT[unit] ?? unit);
+}
+
+/**
+ * A text stating an amount per `unit`: "£19 an hour", "Per night, low season: £95", "£45 for each hour
+ * after that", "£12 a day" — not a FAQ's "at no charge within 24 hours", which states no amount.
+ */
+export function statesRate(text: string, unit: string): boolean {
+  const adjective = unit === 'day' ? 'daily' : `${unit}ly`;
+  const per = String.raw`(?:(?:per|a|an|each|every)\s|/\s?)${unit}s?\b|\b${adjective}\b`;
+  // The unit beside the amount, two words apart at most ("£45 for each hour", "Per night, low season: £95"),
+  // not "costs £59 and takes about an hour".
+  const amount = String.raw`(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:[$€£¥₹]|eur\b|euros?\b|dollars?\b|pounds\b))`;
+  if (new RegExp(String.raw`${amount}\s*(?:\S+\s+){0,2}?(?:${per})|(?:${per})[\s,:]*(?:\S+\s+){0,3}?${amount}`, 'i').test(text))
+    return true;
+  // Or a table whose columns' names say it ("Room | Per night, low season | Per night, summer") and whose rows state amounts.
+  const rows = text.split('\n').filter((line) => line.includes(' | '));
+  return rows.length > 1 && new RegExp(per, 'i').test(rows[0] as string) && rows.slice(1).some((row) => new RegExp(amount).test(row));
 }

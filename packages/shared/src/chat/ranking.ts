@@ -676,7 +676,7 @@ const INTENT_STEMS = new Set([
 ]);
 
 /** The words (stems) a question for a price asks with, in the classifier's languages. */
-const PRICE_STEMS = new Set(
+export const PRICE_STEMS: ReadonlySet<string> = new Set(
   'cost price fee charg much extra cuanto cuesta cuestan precio combien cout coutent prix kostet prei quanto custa custam preco'.split(' '),
 );
 

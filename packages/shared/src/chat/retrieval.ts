@@ -5,7 +5,7 @@ import { type CandidateResult, holdTogether, type RetrievalCandidate, searchCand
 import { asksForContact, isContactPage, statesContact } from './contact-question.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
 import { asksForPaymentMethod, statesPaymentMethod } from './payment-question.ts';
-import { asksForPrice, mayAskForPrice, statesPrice } from './price-question.ts';
+import { asksForPrice, mayAskForPrice, rateUnitAsked, statesPrice, statesRate } from './price-question.ts';
 import {
   absentLimit,
   absentShare,
@@ -16,6 +16,7 @@ import {
   deferToLinked,
   generalBeforeVariant,
   holds,
+  PRICE_STEMS,
   type RankingParams,
   type RankingStats,
   rankingFor,
@@ -201,19 +202,27 @@ export function answerablePassages(
   let passages = rankPassages(result.candidates, result, settings, pageUrl);
   // "How much is a tune-up?": the home page names tune-ups, the repairs page says what one costs. An
   // answer page stating an amount leads when it holds every word of the question the best page holds.
+  // A price asked per a unit ("per hour") is stated per that unit ("£19 an hour").
+  const unit = rateUnitAsked(message);
+  const statesAsked = unit ? (text: string) => statesRate(text, unit) : statesPrice;
   if (mayAskForPrice(message)) {
     const held = wordsHeld(passages, result, params);
-    const best = held.get(passages[0]?.url ?? '') ?? new Set<number>();
-    passages =
-      pageFirst(
-        passages,
-        (p) => statesPrice(p.content),
-        (url) => [...best].every((i) => held.get(url)?.has(i)),
-      ) ?? passages;
+    // Not the words it asks a price with: "how much do you *charge* per hour" is answered by "£19 an
+    // hour", not by a FAQ's "we'll put it right at no *charge*" within 24 *hours*.
+    const best = [...(held.get(passages[0]?.url ?? '') ?? [])].filter((i) => !PRICE_STEMS.has(result.queryTerms[i] ?? ''));
+    const ranked = pageFirst(
+      passages,
+      (p) => statesAsked(p.content),
+      (url) => best.every((i) => held.get(url)?.has(i)),
+    );
+    // One stated per the unit may be on a page the answer's pages left out: the best-ranked candidate's.
+    const stating = ranked || !unit ? [] : bestStating(result, settings, pageUrl, (p) => statesAsked(p.content), best);
+    passages = ranked ?? (stating.length > 0 ? stating : passages);
   }
-  // The amount must be on the best page, the one the answer quotes first: another page's price is another thing's.
+  // The amount must be on the best page, the one the answer quotes first: another page's price is another
+  // thing's; asked per a unit, one per that unit (a B&B's nightly rates answer no "hourly rate?").
   const best = passages[0]?.url;
-  if (asksForPrice(message) && !passages.some((p) => p.url === best && statesPrice(p.content))) return { passages: [], absent };
+  if (asksForPrice(message) && !passages.some((p) => p.url === best && statesAsked(p.content))) return { passages: [], absent };
   return { passages, absent };
 }
 
@@ -221,12 +230,16 @@ export function answerablePassages(
  * The passages with the first page that has a passage passing `states` (and `qualifies`) moved to the
  * front, its passages first; unchanged when the best page passes; undefined when no page does.
  */
-/** The best-ranked candidate that states what `states` looks for, with its page's other candidates; none when no candidate does. */
+/**
+ * The best-ranked candidate that states what `states` looks for (on a page that holds the visitor's
+ * telling words `words`, when given), with its page's other candidates; none when no candidate does.
+ */
 function bestStating(
   result: CandidateResult,
   settings: Pick<RetrievalSettings, 'passages' | 'ranking'>,
   pageUrl: string | undefined,
   states: (p: RankedPassage) => boolean,
+  words: readonly number[] = [],
 ): RankedPassage[] {
   const params = settings.ranking ?? DEFAULT_RANKING;
   const every = rankPassages(
@@ -235,7 +248,8 @@ function bestStating(
     { ...settings, passages: result.candidates.length, ranking: { ...params, relatedPageRatio: 0, maxPages: result.candidates.length } },
     pageUrl,
   );
-  const stating = every.find(states);
+  const held = words.length > 0 ? wordsHeld(every, result, params) : undefined;
+  const stating = every.find((p) => states(p) && (!held || words.every((i) => held.get(p.url)?.has(i))));
   return stating ? [stating, ...every.filter((p) => p.url === stating.url && p !== stating)] : [];
 }
 

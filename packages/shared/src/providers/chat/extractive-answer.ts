@@ -2,7 +2,7 @@ import { asksForContact, namesContactSection, statesContact } from '../../chat/c
 import { asksForDefault, statesDefault } from '../../chat/default-question.ts';
 import { asksForDuration, statesDuration } from '../../chat/duration-question.ts';
 import { asksForPaymentMethod, statesPaymentMethod } from '../../chat/payment-question.ts';
-import { mayAskForPrice, statesPrice } from '../../chat/price-question.ts';
+import { mayAskForPrice, rateUnitAsked, statesPrice, statesRate } from '../../chat/price-question.ts';
 import { pageName, siteSize } from '../../chat/ranking.ts';
 import { searchedQuery } from '../../chat/searched-query.ts';
 import { asksForTime, statesTime } from '../../chat/time-question.ts';
@@ -1070,9 +1070,9 @@ function scoredSentences(
     if (!contactLine && (s.row || labelled || item || details) && covered === 0) return;
     // A sentence stating the kind of answer the question asks for (an amount for "how much", a
     // duration for "how long") and holding a word of it counts as if it held half as much again.
-    // A table states it when one of its rows does.
+    // A table states it when one of its rows does, read under the columns' names ("Per night" above "from £110").
     const states = (test: ((text: string) => boolean) | undefined) =>
-      test !== undefined && (table ? sentences.slice(index + 1, table.end).some((r) => test(r.text)) : test(s.text));
+      test !== undefined && (table ? sentences.slice(index + 1, table.end).some((r) => test(`${s.text}\n${r.text}`)) : test(s.text));
     const lift = covered > 0 && states(kind) ? KIND_LIFT : 1;
     const score =
       (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) + (states(wanted) ? 1 : 0) + HEADING_TIE * under;
@@ -1296,7 +1296,11 @@ export function composeAnswer(
   // What a contact question or one of how the business is paid asks for is the answer, whatever its words
   // ("We accept cards and bank transfers" for "do you take cash?").
   const wanted = contact ? (text: string) => statesContact(text, contact) : asksForPaymentMethod(asked) ? statesPaymentMethod : undefined;
-  const [, kind, kindAlone] = ANSWER_KINDS.find(([asks]) => asks(asked)) ?? [];
+  // A price asked per a unit is stated per that unit ("£19 an hour" for "how much do you charge per hour").
+  const unit = rateUnitAsked(asked);
+  const [, kind, kindAlone] = unit
+    ? [undefined, (text: string) => statesRate(text, unit), true]
+    : (ANSWER_KINDS.find(([asks]) => asks(asked)) ?? []);
   const scored = passages.map((p, i) =>
     scoredSentences(terms, split[i] as Sentence[], i, coverage(terms, analyze(`${p.title} ${p.heading ?? ''}`)), wanted, kind, p.heading),
   );
