@@ -23,9 +23,8 @@ import {
   createChatProvider,
 } from '../providers/chat/chat.ts';
 import { openingOf, priceListOf } from '../providers/chat/extractive-answer.ts';
-import { namesNoTopic } from '../providers/chat/follow-up.ts';
+import { followUpFocus } from '../providers/chat/follow-up.ts';
 import { createEmbeddingProvider, type EmbeddingProvider } from '../providers/embeddings/embeddings.ts';
-import { analyze } from '../providers/text/text-analysis.ts';
 import type { ChatResponse } from '../schemas/chat.ts';
 import { aboutQuestionOf } from './about-question.ts';
 import { expandChatSpeak } from './chat-speak.ts';
@@ -122,18 +121,6 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   // The price list is a scan of the client's chunks (~0.25 s for 10,000): kept a minute per client, so a
   // visitor asking "prices?" again and again costs one scan a minute, a re-crawl's prices a minute late.
   const priceList = expiringMemo(1_000, 60_000, (clientId: string) => priceListChunks(pool, clientId, 2));
-
-  /**
-   * Of the words a rewrite put in front of a follow-up, those of the visitor's last question that names a
-   * topic ("bus" of "is there a bus?" for "when does it leave?" after "how often does it run?"); all when none.
-   */
-  function topicPointedAt(context: string, history: ChatTurn[]): string {
-    const asked = history.filter((t) => t.role === 'user').map((t) => t.content);
-    const named = asked.findLast((q) => !namesNoTopic(q)) ?? asked.at(-1) ?? '';
-    const last = new Set(analyze(named).map((t) => t.stem));
-    const words = context.split(/\s+/).filter((w) => w && analyze(w).some((t) => last.has(t.stem)));
-    return (words.length > 0 ? words : context.split(/\s+/)).join(' ').trim();
-  }
 
   /**
    * What the client says it does: its home page's first chunks, after those of its page about itself when
@@ -241,10 +228,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       if (rewritten.query.trim()) query = rewritten.query.trim();
       if (rewritten.usage) usage.push(chatUsage(clientId, rewritten.usage));
     }
-    // The words the answer is about: the visitor's own, or the topic a follow-up naming none points back at
-    // (of the words the rewrite put in front of it, the last topic's: "bus", not the "free" asked before it).
-    const pointedAt = query !== req.message && query.endsWith(req.message) && namesNoTopic(req.message);
-    const focus = pointedAt ? topicPointedAt(query.slice(0, -req.message.length), history) : req.message;
+    // The words the answer is about: the visitor's own, or the topic a follow-up naming none points back at ("is it free?").
+    const focus = followUpFocus(req.message, query, history);
 
     let embedding: number[] | undefined;
     // Full-text-only mode (measuring) never embeds the query.

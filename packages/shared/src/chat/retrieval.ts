@@ -200,11 +200,11 @@ export function answerablePassages(
   }
   if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs) || apart) return { passages: [], absent };
   let passages = rankPassages(result.candidates, result, settings, pageUrl);
-  // "How much is a tune-up?": the home page names tune-ups, the repairs page says what one costs. An
-  // answer page stating an amount leads when it holds every word of the question the best page holds.
   // A price asked per a unit ("per hour") is stated per that unit ("£19 an hour").
   const unit = rateUnitAsked(message);
   const statesAsked = unit ? (text: string) => statesRate(text, unit) : statesPrice;
+  // "How much is a tune-up?": the home page names tune-ups, the repairs page says what one costs. An
+  // answer page stating an amount leads when it holds every word of the question the best page holds.
   if (mayAskForPrice(message)) {
     const held = wordsHeld(passages, result, params);
     // Not the words it asks a price with: "how much do you *charge* per hour" is answered by "£19 an
@@ -226,10 +226,6 @@ export function answerablePassages(
   return { passages, absent };
 }
 
-/**
- * The passages with the first page that has a passage passing `states` (and `qualifies`) moved to the
- * front, its passages first; unchanged when the best page passes; undefined when no page does.
- */
 /**
  * The best-ranked candidate that states what `states` looks for (on a page that holds the visitor's
  * telling words `words`, when given), with its page's other candidates; none when no candidate does.
@@ -253,6 +249,10 @@ function bestStating(
   return stating ? [stating, ...every.filter((p) => p.url === stating.url && p !== stating)] : [];
 }
 
+/**
+ * The passages with the first page that has a passage passing `states` (and `qualifies`) moved to the
+ * front, its passages first; unchanged when the best page passes; undefined when no page does.
+ */
 function pageFirst(
   passages: RankedPassage[],
   states: (p: RankedPassage) => boolean,

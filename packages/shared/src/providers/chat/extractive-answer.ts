@@ -535,7 +535,7 @@ const BLOCK_LINE_WORDS = 16;
  * options:", then "-n This specifies JMeter is to run in non-gui mode", "-t [name of JMX file that
  * contains the Test Plan].", …). Two or more, to the block's end; the first is the block's start.
  */
-export function blockLinesAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
+function blockLinesAt(sentences: Sentence[], index: number): { end: number; lines: string[] } | undefined {
   const first = sentences[index];
   if (!first?.blockStart) return undefined;
   let end = index;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeFollowUp, namesNoTopic, rewriteFollowUp } from './follow-up.ts';
+import { followUpFocus, looksLikeFollowUp, namesNoTopic, rewriteFollowUp } from './follow-up.ts';
 
 const history = [
   { role: 'user' as const, content: 'How do I spin up a basic web server in Node without Express?' },
@@ -96,5 +96,21 @@ describe('follow-up heuristic', () => {
       'is it open on Sundays and bank holidays too?',
     ])
       expect(namesNoTopic(message), message).toBe(false);
+  });
+
+  it('takes the topic a follow-up naming none points back at as what the answer is about', () => {
+    const turns = (...asked: string[]) =>
+      asked.flatMap((content) => [
+        { role: 'user' as const, content },
+        { role: 'assistant' as const, content: 'An answer. [1]' },
+      ]);
+    const parking = turns('Do you have parking?');
+    expect(followUpFocus('is it free?', rewriteFollowUp('is it free?', parking), parking)).toBe('parking');
+    // The last question naming a topic: "bus", not "free" or "parking" asked before it.
+    const chain = turns('Do you have parking?', 'is it free?', 'is there a bus?');
+    expect(followUpFocus('how often does it run?', rewriteFollowUp('how often does it run?', chain), chain)).toBe('bus');
+    // A follow-up naming a topic of its own, or a message standing alone, is its own focus.
+    expect(followUpFocus('does it have wifi?', rewriteFollowUp('does it have wifi?', parking), parking)).toBe('does it have wifi?');
+    expect(followUpFocus('is it free?', 'is it free?', [])).toBe('is it free?');
   });
 });

@@ -98,6 +98,21 @@ export function namesNoTopic(message: string): boolean {
   return ASKS_ABOUT_IT.test(foldForIntent(message).trim());
 }
 
+/**
+ * The words of a follow-up's rewrite (`query`, the message behind the words put in front of it) the
+ * answer is about: the visitor's own message, or of a follow-up naming no topic (namesNoTopic) the words
+ * put in front of it that are the last topic's — the last question that names one ("bus" of "is there a
+ * bus?" for "how often does it run?", not the "free" asked before it); all of them when none is.
+ */
+export function followUpFocus(message: string, query: string, history: ChatTurn[]): string {
+  if (query === message || !query.endsWith(message) || !namesNoTopic(message)) return message;
+  const context = query.slice(0, -message.length).split(/\s+/).filter(Boolean);
+  const asked = history.filter((t) => t.role === 'user').map((t) => t.content);
+  const named = new Set(analyze(asked.findLast((q) => !namesNoTopic(q)) ?? asked.at(-1) ?? '').map((t) => t.stem));
+  const topic = context.filter((w) => analyze(w).some((t) => named.has(t.stem)));
+  return (topic.length > 0 ? topic : context).join(' ');
+}
+
 /** The message with the previous user turn's key terms in front when it is a follow-up. */
 export function rewriteFollowUp(message: string, history: ChatTurn[]): string {
   const previous = history.filter((t) => t.role === 'user' && t.content.trim().length > 0).reverse();
