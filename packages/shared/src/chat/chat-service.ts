@@ -124,13 +124,15 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
 
   /**
    * What the client says it does: its home page's first chunks, after those of its page about itself when
-   * the home page states nothing (a documentation site's contents page).
+   * the home page states nothing (a documentation site's contents page). Kept a minute per client, as the
+   * price list: finding the page about it reads every page's address (~70 ms for the PostgreSQL docs'
+   * 1,169), and "what do you do?" is a first message.
    */
-  async function businessChunks(clientId: string): Promise<ChatPassage[]> {
+  const businessChunks = expiringMemo(1_000, 60_000, async (clientId: string): Promise<ChatPassage[]> => {
     const home = await homePageChunks(pool, clientId, 3);
     if (openingOf(home).text) return home;
     return [...(await aboutPageChunks(pool, clientId, 3)), ...home];
-  }
+  });
 
   /** The message read in full words ("wat r ur prices" is "what are your prices"), and stored as typed. */
   async function prepare(asked: ChatRequest): Promise<PreparedChat> {
