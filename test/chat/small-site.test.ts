@@ -845,6 +845,10 @@ describe('small sites', () => {
       expect((await school.ask(question)).answer, question).toMatch(/by bank transfer or card\. \[1\]$/);
     // "pay" and "card" are on their pages in other senses: "You pay one fixed fee each month", "Pay and
     // display parking", "digital gift cards" were quoted.
+    // Of a software company's pages, its own payment ("We accept Visa, Mastercard…"), not its invoicing
+    // feature's "let clients pay online by card", which holds both words.
+    const saas = await askSite('saas', 'Tallyboard', 6);
+    expect((await saas.ask('Can I pay by card?')).answer).toMatch(/^We accept Visa, Mastercard, American Express and PayPal\./);
     for (const [dir, name, pages] of [
       ['accountant', 'Fenwick & Hale', 5],
       ['solicitor', 'Marsh Cooper Solicitors', 6],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForPaymentMethod, statesPaymentMethod } from './payment-question.ts';
+import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
 
 describe('payment-method questions', () => {
   it.each([
@@ -48,5 +48,20 @@ describe('payment-method questions', () => {
       'Webhooks notify your server when an invoice is created, sent or paid.',
     ])
       expect(statesPaymentMethod(text), text).toBe(false);
+  });
+
+  it('tells the business’s own payments from a product feature about payments', () => {
+    for (const text of [
+      'Payment: We accept Visa, Mastercard, American Express and PayPal.',
+      'You can pay by card, bank transfer or cash when the job is finished.',
+      'One-off cleans are paid by card or bank transfer when we book.',
+      'Our fees are fixed and paid monthly by direct debit.',
+    ])
+      expect(statesOwnPaymentMethod(text), text).toBe(true);
+    for (const text of [
+      'Set up recurring invoices, and let clients pay online by card.',
+      'Let clients pay invoices online with Stripe or PayPal.',
+    ])
+      expect(statesOwnPaymentMethod(text), text).toBe(false);
   });
 });

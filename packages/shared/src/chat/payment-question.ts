@@ -40,3 +40,18 @@ export function statesPaymentMethod(text: string): boolean {
   const folded = foldForIntent(text);
   return STATES_PAY.test(folded) && STATES_METHOD.test(folded);
 }
+
+// Said of the business's own payments: "we accept", "you can pay", "are paid by", "Payment: …" — not an
+// invoicing product's feature ("let clients pay online by card"), which a software company's pages state too.
+const OWN_PAYMENT =
+  /\b(?:we|you can|you may|you will|you'll)\b[^.]{0,40}\b(?:accept|take|pay|paid)\b|\b(?:accepted|payable)\b|\b(?:are|is|be)\s+(?:\w+\s+){0,3}paid\b|^\W*(?:paying|payments?)\b|\b(?:aceptamos|acceptons|akzeptieren wir|aceitamos)\b/;
+
+/** A text that says how the business itself is paid (statesPaymentMethod, in the words of its own payments). */
+export function statesOwnPaymentMethod(text: string): boolean {
+  return (
+    statesPaymentMethod(text) &&
+    foldForIntent(text)
+      .split(/(?<=[.!?])\s+|\n+/)
+      .some((part) => OWN_PAYMENT.test(part) && statesPaymentMethod(part))
+  );
+}

@@ -4,7 +4,7 @@ import type { Pool } from '../db/pool.ts';
 import { type CandidateResult, holdTogether, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
 import { asksForContact, isContactPage, statesContact } from './contact-question.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
-import { asksForPaymentMethod, statesPaymentMethod } from './payment-question.ts';
+import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
 import { asksForPrice, mayAskForPrice, rateUnitAsked, statesPrice, statesRate } from './price-question.ts';
 import {
   absentLimit,
@@ -193,10 +193,22 @@ export function answerablePassages(
   // best-ranked candidate that says it; none says it, none answers ("pay-and-display parking", "gift
   // cards"). The way asked about may be on no page: "We accept cards and bank transfers" answers "do you
   // take cash?".
+  // Of those, the page saying how the business itself is paid first ("We accept Visa, Mastercard…" before an
+  // invoicing product's "let clients pay online by card").
   if (asksForPaymentMethod(message) && result.candidates.length > 0) {
+    const own = (p: RankedPassage) => statesOwnPaymentMethod(p.content);
     const states = (p: RankedPassage) => statesPaymentMethod(p.content);
-    const ranked = pageFirst(rankPassages(result.candidates, result, settings, pageUrl), states);
-    return { passages: ranked ?? bestStating(result, settings, pageUrl, states), absent };
+    const passages = rankPassages(result.candidates, result, settings, pageUrl);
+    for (const find of [
+      () => pageFirst(passages, own),
+      () => bestStating(result, settings, pageUrl, own),
+      () => pageFirst(passages, states),
+      () => bestStating(result, settings, pageUrl, states),
+    ]) {
+      const found = find();
+      if (found && found.length > 0) return { passages: found, absent };
+    }
+    return { passages: [], absent };
   }
   if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs) || apart) return { passages: [], absent };
   let passages = rankPassages(result.candidates, result, settings, pageUrl);
