@@ -66,12 +66,6 @@ describe('questions about the assistant and the business', () => {
     expect((await saas.ask('What does Tallyboard do?')).answer).toBe(
       'Tallyboard is time tracking and invoicing for freelancers, agencies and small teams. Log hours from your browser or phone, turn them into an invoice in two clicks and get paid online. [1]',
     );
-    // A shop's delivery table states more amounts than its products' page, one product a section: the products are its prices.
-    const shop = await crawled(fixture('shop'), 'Wren & Thistle');
-    const products = await shop.ask('what are your prices?');
-    expect(products.answer).toBe('Harbour fisherman jumper: £129. Leith cardigan: £145. Lambswool scarf: £45. Beanie hat: £35. [1]');
-    expect(products.sources.map((s) => s.url)).toEqual([`${shop.site.url}/shop.html`]);
-    expect((await shop.ask('how much is delivery?')).answer).toMatch(/^Delivery — UK standard/);
     const salon = await crawled(fixture('peluqueria'), 'Peluquería Lucía');
     expect((await salon.ask('¿A qué os dedicáis?')).answer).toMatch(
       /^Peluquería Lucía: Somos una peluquería familiar en el barrio de Ruzafa/,

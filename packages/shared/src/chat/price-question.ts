@@ -1,4 +1,5 @@
 import { foldForIntent } from '../intent/classifier.ts';
+import { boundedMemo } from '../memo.ts';
 
 /**
  * A question for a price is answered only by a passage that states one (docs/retrieval.md,
@@ -68,19 +69,28 @@ export function rateUnitAsked(message: string): string | undefined {
   return unit === undefined ? undefined : (ADJECTIVE_UNIT[unit] ?? unit);
 }
 
+// An amount with its currency, whole ("£1,350", "28 €"): beside a unit, what a rate states.
+const RATE_AMOUNT = String.raw`(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:[$€£¥₹]|eur\b|euros?\b|dollars?\b|pounds\b))`;
+const RATE_AMOUNT_RE = new RegExp(RATE_AMOUNT);
+
+/** Per unit: the unit as a rate is written ("per hour", "an hour", "/hour", "hourly"), and it beside an amount. */
+const ratePatterns = boundedMemo(64, (unit: string) => {
+  const adjective = unit === 'day' ? 'daily' : `${unit}ly`;
+  const per = String.raw`(?:(?:per|a|an|each|every)\s|/\s?)${unit}s?\b|\b${adjective}\b`;
+  // The unit beside the amount, two words apart at most ("£45 for each hour", "Per night, low season: £95"),
+  // not "costs £59 and takes about an hour".
+  const beside = new RegExp(String.raw`${RATE_AMOUNT}\s*(?:\S+\s+){0,2}?(?:${per})|(?:${per})[\s,:]*(?:\S+\s+){0,3}?${RATE_AMOUNT}`, 'i');
+  return { per: new RegExp(per, 'i'), beside };
+});
+
 /**
  * A text stating an amount per `unit`: "£19 an hour", "Per night, low season: £95", "£45 for each hour
  * after that", "£12 a day" — not a FAQ's "at no charge within 24 hours", which states no amount.
  */
 export function statesRate(text: string, unit: string): boolean {
-  const adjective = unit === 'day' ? 'daily' : `${unit}ly`;
-  const per = String.raw`(?:(?:per|a|an|each|every)\s|/\s?)${unit}s?\b|\b${adjective}\b`;
-  // The unit beside the amount, two words apart at most ("£45 for each hour", "Per night, low season: £95"),
-  // not "costs £59 and takes about an hour".
-  const amount = String.raw`(?:[$€£¥₹]\s?\d[\d.,]*|\d[\d.,]*\s?(?:[$€£¥₹]|eur\b|euros?\b|dollars?\b|pounds\b))`;
-  if (new RegExp(String.raw`${amount}\s*(?:\S+\s+){0,2}?(?:${per})|(?:${per})[\s,:]*(?:\S+\s+){0,3}?${amount}`, 'i').test(text))
-    return true;
+  const { per, beside } = ratePatterns(unit);
+  if (beside.test(text)) return true;
   // Or a table whose columns' names say it ("Room | Per night, low season | Per night, summer") and whose rows state amounts.
   const rows = text.split('\n').filter((line) => line.includes(' | '));
-  return rows.length > 1 && new RegExp(per, 'i').test(rows[0] as string) && rows.slice(1).some((row) => new RegExp(amount).test(row));
+  return rows.length > 1 && per.test(rows[0] as string) && rows.slice(1).some((row) => RATE_AMOUNT_RE.test(row));
 }

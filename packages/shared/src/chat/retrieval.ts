@@ -187,7 +187,7 @@ export function answerablePassages(
     const ranked = pageFirst(passages, (p) => states(p) && isContactPage(p.url, p.title)) ?? pageFirst(passages, states);
     // The page that states them may rank below the answer's pages — a home page whose footer gives the
     // phone number, beside a contact page that says "call us": the best-ranked candidate that states them.
-    return { passages: ranked ?? bestStating(result, settings, pageUrl, states), absent };
+    return { passages: ranked ?? bestStating(everyCandidate(result, settings, pageUrl), result, params, states), absent };
   }
   // "Can I pay by card?": the page that says how the business is paid (payment-question.ts) leads, or the
   // best-ranked candidate that says it; none says it, none answers ("pay-and-display parking", "gift
@@ -199,11 +199,16 @@ export function answerablePassages(
     const own = (p: RankedPassage) => statesOwnPaymentMethod(p.content);
     const states = (p: RankedPassage) => statesPaymentMethod(p.content);
     const passages = rankPassages(result.candidates, result, settings, pageUrl);
+    let every: RankedPassage[] | undefined;
+    const all = () => {
+      every ??= everyCandidate(result, settings, pageUrl);
+      return every;
+    };
     for (const find of [
       () => pageFirst(passages, own),
-      () => bestStating(result, settings, pageUrl, own),
+      () => bestStating(all(), result, params, own),
       () => pageFirst(passages, states),
-      () => bestStating(result, settings, pageUrl, states),
+      () => bestStating(all(), result, params, states),
     ]) {
       const found = find();
       if (found && found.length > 0) return { passages: found, absent };
@@ -228,7 +233,8 @@ export function answerablePassages(
       (url) => best.every((i) => held.get(url)?.has(i)),
     );
     // One stated per the unit may be on a page the answer's pages left out: the best-ranked candidate's.
-    const stating = ranked || !unit ? [] : bestStating(result, settings, pageUrl, (p) => statesAsked(p.content), best);
+    const stating =
+      ranked || !unit ? [] : bestStating(everyCandidate(result, settings, pageUrl), result, params, (p) => statesAsked(p.content), best);
     passages = ranked ?? (stating.length > 0 ? stating : passages);
   }
   // The amount must be on the best page, the one the answer quotes first: another page's price is another
@@ -238,24 +244,32 @@ export function answerablePassages(
   return { passages, absent };
 }
 
-/**
- * The best-ranked candidate that states what `states` looks for (on a page that holds the visitor's
- * telling words `words`, when given), with its page's other candidates; none when no candidate does.
- */
-function bestStating(
+/** Every candidate ranked as passages, no page dropped: where bestStating looks past the answer's pages. */
+function everyCandidate(
   result: CandidateResult,
   settings: Pick<RetrievalSettings, 'passages' | 'ranking'>,
   pageUrl: string | undefined,
-  states: (p: RankedPassage) => boolean,
-  words: readonly number[] = [],
 ): RankedPassage[] {
   const params = settings.ranking ?? DEFAULT_RANKING;
-  const every = rankPassages(
+  return rankPassages(
     result.candidates,
     result,
     { ...settings, passages: result.candidates.length, ranking: { ...params, relatedPageRatio: 0, maxPages: result.candidates.length } },
     pageUrl,
   );
+}
+
+/**
+ * Of `every` (everyCandidate), the best-ranked that states what `states` looks for (on a page that holds
+ * the visitor's telling words `words`, when given), with its page's other candidates; none when none does.
+ */
+function bestStating(
+  every: RankedPassage[],
+  result: CandidateResult,
+  params: RankingParams,
+  states: (p: RankedPassage) => boolean,
+  words: readonly number[] = [],
+): RankedPassage[] {
   const held = words.length > 0 ? wordsHeld(every, result, params) : undefined;
   const stating = every.find((p) => states(p) && (!held || words.every((i) => held.get(p.url)?.has(i))));
   return stating ? [stating, ...every.filter((p) => p.url === stating.url && p !== stating)] : [];
