@@ -3,6 +3,7 @@ import { normalizeUrl } from '../crawl/url.ts';
 import type { Pool } from '../db/pool.ts';
 import { type CandidateResult, holdTogether, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
 import { asksForContact, isContactPage, statesContact } from './contact-question.ts';
+import { asksForDelivery, namesDelivery, statesDelivery } from './delivery-question.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
 import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
 import { asksForPrice, mayAskForPrice, rateUnitAsked, statesPrice, statesRate } from './price-question.ts';
@@ -163,8 +164,8 @@ export async function retrieve(
 /**
  * The passages to answer from, or none when the question is declined: most of its telling words are
  * on no page of the client (absentShare), no page holds two of them (wordsApart), it asks for a
- * price and the best page states none (price-question.ts), or it asks how the business is paid and no
- * candidate says it (payment-question.ts).
+ * price and the best page states none (price-question.ts), or it asks how the business is paid or
+ * whether it delivers and no candidate says it (payment-question.ts, delivery-question.ts).
  */
 export function answerablePassages(
   result: CandidateResult,
@@ -214,6 +215,16 @@ export function answerablePassages(
       if (found && found.length > 0) return { passages: found, absent };
     }
     return { passages: [], absent };
+  }
+  // "Do you deliver?": the page that says how the business delivers (delivery-question.ts), in whatever
+  // words ("Free UK delivery on orders over £60" — the verb may be on no page), or the best-ranked candidate
+  // that says it; none says it, none answers.
+  if (asksForDelivery(message) && result.candidates.length > 0) {
+    const states = (p: RankedPassage) => statesDelivery(p.content);
+    const passages = rankPassages(result.candidates, result, settings, pageUrl);
+    // The page about delivery first when it says it: a returns page names the courier of its return label.
+    const ranked = pageFirst(passages, (p) => states(p) && namesDelivery(p.url, p.title, p.heading)) ?? pageFirst(passages, states);
+    return { passages: ranked ?? bestStating(everyCandidate(result, settings, pageUrl), result, params, states), absent };
   }
   if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs) || apart) return { passages: [], absent };
   let passages = rankPassages(result.candidates, result, settings, pageUrl);

@@ -1,5 +1,6 @@
 import { asksForContact, namesContactSection, statesContact } from '../../chat/contact-question.ts';
 import { asksForDefault, statesDefault } from '../../chat/default-question.ts';
+import { asksForDelivery, statesDelivery } from '../../chat/delivery-question.ts';
 import { asksForDuration, statesDuration } from '../../chat/duration-question.ts';
 import { asksForPaymentMethod, statesPaymentMethod } from '../../chat/payment-question.ts';
 import { mayAskForPrice, rateUnitAsked, statesPrice, statesRate } from '../../chat/price-question.ts';
@@ -1048,7 +1049,7 @@ function scoredSentences(
     const table = s.row && !dataRow ? tableAt(sentences, index, terms, sectionHeading) : undefined;
     // So does a line that states what a contact question asks for, sentence or not (a footer's
     // "42 Dale Street, Sheffield S1 4GH · Tel 0114 496 0321").
-    const contactLine = s.line && !s.prose && wanted?.(s.text) === true;
+    const contactLine = s.line && !s.prose && !isHeadingLine(sentences, index) && wanted?.(s.text) === true;
     // And a bare price right under the name it prices ("The Grand" and "£60" on a shop's page), by the name's words.
     const priced =
       !s.prose && !s.row && s.line && s.words <= 6 && under > 0 && index > 0 && isHeadingLine(sentences, index - 1) && statesPrice(s.text);
@@ -1293,9 +1294,15 @@ export function composeAnswer(
   const split = passages.map((p) => sentencesOf(p.content));
   const contact = asksForContact(message ?? query);
   const asked = message ?? query;
-  // What a contact question or one of how the business is paid asks for is the answer, whatever its words
-  // ("We accept cards and bank transfers" for "do you take cash?").
-  const wanted = contact ? (text: string) => statesContact(text, contact) : asksForPaymentMethod(asked) ? statesPaymentMethod : undefined;
+  // What a contact question, one of how the business is paid or one whether it delivers asks for is the
+  // answer, whatever its words ("We accept cards and bank transfers" for "do you take cash?").
+  const wanted = contact
+    ? (text: string) => statesContact(text, contact)
+    : asksForPaymentMethod(asked)
+      ? statesPaymentMethod
+      : asksForDelivery(asked)
+        ? statesDelivery
+        : undefined;
   // A price asked per a unit is stated per that unit ("£19 an hour" for "how much do you charge per hour").
   const unit = rateUnitAsked(asked);
   const [, kind, kindAlone] = unit
@@ -1387,7 +1394,7 @@ export function composeAnswer(
     const named = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, said) : '';
     // Contact details quoted under a section that is not about them (a footer folded into the home page's
     // last section, "Gift cards"): the details say what they are.
-    const topic = named && wanted?.(said) && !namesContactSection(named) ? '' : named;
+    const topic = named && contact && wanted?.(said) && !namesContactSection(named) ? '' : named;
     // A field's label that only says it describes ("Description: If this option is true…") goes when the
     // topic names the entry; a warning's or a note's stays.
     const label = /^([^:]{1,30}):\s+/.exec(said);
