@@ -886,6 +886,22 @@ describe('small sites', () => {
     for (const question of ['do you deliver?', 'Do you ship abroad?']) expect((await dental.ask(question)).sources, question).toEqual([]);
   });
 
+  it('answers whether the business takes people on from the page that says it, and declines where none does', async () => {
+    // "hiring" is the museum's venue hire, "job" a plumber's job finished, "work" a shop's delivery table.
+    const museum = await askSite('museum', 'Saltmarsh Museum', 6);
+    for (const question of ['are you hiring?', 'can I work for you?'])
+      expect((await museum.ask(question)).answer, question).toMatch(
+        /^Volunteering: If you can give one afternoon a week, we would love to hear from you/,
+      );
+    // The section's heading says what its sentences offer: "Join our team" above "We are always looking for reliable cleaners".
+    const cleaning = await askSite('cleaning', 'Sparkle & Co', 5);
+    expect((await cleaning.ask('are you hiring?')).answer).toMatch(/^Join our team: We are always looking for reliable cleaners\./);
+    const plumber = await askSite('plumber', 'Aire Valley Plumbing & Heating', 5);
+    expect((await plumber.ask('Do you have any job vacancies?')).sources).toEqual([]);
+    const shop = await askSite('shop', 'Wren & Thistle', 6);
+    expect((await shop.ask('can I work for you?')).sources).toEqual([]);
+  });
+
   it('answers a price asked per a unit with one stated per it, and declines where none is', async () => {
     // "how much do you charge per hour" quoted a FAQ's "put it right at no charge" within "24 hours".
     const cleaning = await askSite('cleaning', 'Sparkle & Co', 5);

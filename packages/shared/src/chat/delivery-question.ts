@@ -35,7 +35,7 @@ const ASKS_FOR_DELIVERY = new RegExp(
 const STATES_DELIVERY = new RegExp(
   [
     String.raw`\b(?:delivery|deliveries|shipping|postage|courier|royal mail|parcelforce|dpd|dhl|fedex|click and collect|deliveroo|just eat|uber eats)\b`,
-    String.raw`\bwe (?:\w+ )?(?:deliver|ship|post|send)\b|\b(?:deliver|delivers|delivered|ship|ships|shipped) (?:to|within|across|free|${WHERE})\b|\bdelivered\b`,
+    String.raw`\bwe (?:\w+ )?(?:deliver|ship)\b|\b(?:deliver|delivers|delivered|ship|ships|shipped) (?:to|within|across|free|${WHERE})\b|\bdelivered\b`,
     String.raw`\b(?:envios?|enviamos|entregas?|entregamos|reparto|repartimos|a domicilio|livraisons?|livrons|expedions|expedition|lieferung|liefern|versand|versenden|lieferservice|portes)\b`,
   ].join('|'),
 );

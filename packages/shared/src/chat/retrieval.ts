@@ -3,9 +3,7 @@ import { normalizeUrl } from '../crawl/url.ts';
 import type { Pool } from '../db/pool.ts';
 import { type CandidateResult, holdTogether, type RetrievalCandidate, searchCandidates } from '../db/retrieval.ts';
 import { asksForContact, isContactPage, statesContact } from './contact-question.ts';
-import { asksForDelivery, namesDelivery, statesDelivery } from './delivery-question.ts';
 import { walkNearDuplicates } from './near-duplicates.ts';
-import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
 import { asksForPrice, mayAskForPrice, rateUnitAsked, statesPrice, statesRate } from './price-question.ts';
 import {
   absentLimit,
@@ -29,6 +27,7 @@ import {
   termWeights,
 } from './ranking.ts';
 import { searchedQuery } from './searched-query.ts';
+import { statedQuestion } from './stated-questions.ts';
 
 /**
  * Hybrid retrieval (DESIGN.md §5, docs/retrieval.md): a vector list and a longer full-text list
@@ -164,8 +163,8 @@ export async function retrieve(
 /**
  * The passages to answer from, or none when the question is declined: most of its telling words are
  * on no page of the client (absentShare), no page holds two of them (wordsApart), it asks for a
- * price and the best page states none (price-question.ts), or it asks how the business is paid or
- * whether it delivers and no candidate says it (payment-question.ts, delivery-question.ts).
+ * price and the best page states none (price-question.ts), or it asks how the business is paid,
+ * whether it delivers or takes people on and no candidate says it (stated-questions.ts).
  */
 export function answerablePassages(
   result: CandidateResult,
@@ -190,15 +189,16 @@ export function answerablePassages(
     // phone number, beside a contact page that says "call us": the best-ranked candidate that states them.
     return { passages: ranked ?? bestStating(everyCandidate(result, settings, pageUrl), result, params, states), absent };
   }
-  // "Can I pay by card?": the page that says how the business is paid (payment-question.ts) leads, or the
-  // best-ranked candidate that says it; none says it, none answers ("pay-and-display parking", "gift
-  // cards"). The way asked about may be on no page: "We accept cards and bank transfers" answers "do you
-  // take cash?".
-  // Of those, the page saying how the business itself is paid first ("We accept Visa, Mastercard…" before an
-  // invoicing product's "let clients pay online by card").
-  if (asksForPaymentMethod(message) && result.candidates.length > 0) {
-    const own = (p: RankedPassage) => statesOwnPaymentMethod(p.content);
-    const states = (p: RankedPassage) => statesPaymentMethod(p.content);
+  // "Can I pay by card?", "do you deliver?", "are you hiring?" (stated-questions.ts): the page that says how
+  // the business is paid, how it delivers, that it takes people on leads, or the best-ranked candidate that
+  // says it; none says it, none answers ("pay-and-display parking", "gift cards", "venue hire"). What was
+  // asked about may be on no page: "We accept cards and bank transfers" answers "do you take cash?", "Free UK
+  // delivery" "do you deliver?". Of those, the preferred first, among the answer's pages and then every
+  // candidate: the business's own payments ("We accept Visa, Mastercard…" before an invoicing product's "let
+  // clients pay online by card"), a page named for delivery (a returns page names its return label's courier).
+  const stated = statedQuestion(message);
+  if (stated && result.candidates.length > 0) {
+    const states = (p: RankedPassage) => stated.states(p.content);
     const passages = rankPassages(result.candidates, result, settings, pageUrl);
     let every: RankedPassage[] | undefined;
     const all = () => {
@@ -206,8 +206,8 @@ export function answerablePassages(
       return every;
     };
     for (const find of [
-      () => pageFirst(passages, own),
-      () => bestStating(all(), result, params, own),
+      () => pageFirst(passages, stated.preferred),
+      () => bestStating(all(), result, params, stated.preferred),
       () => pageFirst(passages, states),
       () => bestStating(all(), result, params, states),
     ]) {
@@ -215,16 +215,6 @@ export function answerablePassages(
       if (found && found.length > 0) return { passages: found, absent };
     }
     return { passages: [], absent };
-  }
-  // "Do you deliver?": the page that says how the business delivers (delivery-question.ts), in whatever
-  // words ("Free UK delivery on orders over £60" — the verb may be on no page), or the best-ranked candidate
-  // that says it; none says it, none answers.
-  if (asksForDelivery(message) && result.candidates.length > 0) {
-    const states = (p: RankedPassage) => statesDelivery(p.content);
-    const passages = rankPassages(result.candidates, result, settings, pageUrl);
-    // The page about delivery first when it says it: a returns page names the courier of its return label.
-    const ranked = pageFirst(passages, (p) => states(p) && namesDelivery(p.url, p.title, p.heading)) ?? pageFirst(passages, states);
-    return { passages: ranked ?? bestStating(everyCandidate(result, settings, pageUrl), result, params, states), absent };
   }
   if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs) || apart) return { passages: [], absent };
   let passages = rankPassages(result.candidates, result, settings, pageUrl);

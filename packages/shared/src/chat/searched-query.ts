@@ -1,7 +1,7 @@
 import { foldForIntent } from '../intent/classifier.ts';
 import { otherForms, phrasalWords } from './clippings.ts';
 import { asksForContact, contactSearchWords } from './contact-question.ts';
-import { asksForDelivery, DELIVERY_SEARCH_WORDS } from './delivery-question.ts';
+import { statedQuestion } from './stated-questions.ts';
 
 /**
  * Days a visitor names and the word pages use for them together: "open on Saturday?" is answered by
@@ -48,7 +48,7 @@ export function withoutMeasureWords(text: string): string {
  * What is searched for a question (and weighed in the quote): the visitor's words without a measure's
  * adjective, and as context words (half weight, never absent; the visitor's own words stay the focus)
  * the words pages use for what some questions ask in other words — a contact page's words for a question for the business's contact details ("where are
- * you located"), a delivery page's for one whether it delivers, "weekend" for a Saturday, "photograph" for "photo" (clippings.ts).
+ * you located"), a delivery page's for one whether it delivers, a careers page's for one whether it hires, "weekend" for a Saturday, "photograph" for "photo" (clippings.ts).
  */
 export function searchedQuery(query: string, focus?: string): { query: string; focus?: string } {
   const own = focus ?? query;
@@ -56,7 +56,7 @@ export function searchedQuery(query: string, focus?: string): { query: string; f
   const contact = asksForContact(own);
   const context = [
     ...(contact ? [contactSearchWords(contact)] : []),
-    ...(asksForDelivery(own) ? [DELIVERY_SEARCH_WORDS] : []),
+    ...(statedQuestion(own)?.searchWords ?? []),
     ...DAY_GROUPS.filter(([day]) => day.test(folded)).map(([, words]) => words),
     ...otherForms(folded),
     ...phrasalWords(folded),

@@ -1,11 +1,11 @@
 import { asksForContact, namesContactSection, statesContact } from '../../chat/contact-question.ts';
 import { asksForDefault, statesDefault } from '../../chat/default-question.ts';
-import { asksForDelivery, statesDelivery } from '../../chat/delivery-question.ts';
 import { asksForDuration, statesDuration } from '../../chat/duration-question.ts';
 import { asksForPaymentMethod, statesPaymentMethod } from '../../chat/payment-question.ts';
 import { mayAskForPrice, rateUnitAsked, statesPrice, statesRate } from '../../chat/price-question.ts';
 import { pageName, siteSize } from '../../chat/ranking.ts';
 import { searchedQuery } from '../../chat/searched-query.ts';
+import { statedQuestion } from '../../chat/stated-questions.ts';
 import { asksForTime, statesTime } from '../../chat/time-question.ts';
 import { emailsIn, type Found, listedPhonesIn } from '../../contact-details.ts';
 import { TABLE_ROW } from '../../crawl/chunker.ts';
@@ -1004,6 +1004,9 @@ const ANSWER_KINDS: [asks: (message: string) => boolean, states: (text: string) 
   [asksForDefault, statesDefault, false],
 ];
 
+/** Above any coverage of the question's words: the sentence stating what a stated question asks for is the answer. */
+const STATED_WEIGHT = 10;
+
 /** How much more a sentence stating the kind of answer asked for counts (scoredSentences). */
 const KIND_LIFT = 1.5;
 
@@ -1026,7 +1029,7 @@ function scoredSentences(
   sentences: Sentence[],
   passage: number,
   context: number,
-  wanted?: (text: string) => boolean,
+  wanted?: Wanted,
   kind?: (text: string) => boolean,
   /** The passage's section heading: what a table opening the passage is named by (tableAt). */
   sectionHeading?: string | null,
@@ -1038,8 +1041,12 @@ function scoredSentences(
   // course's section, for "Can I have lessons online?" under "Online lessons". (Weighed beside the
   // sentence's own words, it picked worse ones on the documentation sites.)
   let under = 0;
+  let heading = sectionHeading ?? '';
   sentences.forEach((s, index) => {
-    if (isHeadingLine(sentences, index)) under = coverage(terms, analyze(bareHeading(s.text)));
+    if (isHeadingLine(sentences, index)) {
+      heading = bareHeading(s.text);
+      under = coverage(terms, analyze(heading));
+    }
     // A table's row counts when it holds a word of the question, unless it is the table's first row
     // (the columns' names, when there are any).
     // A first row whose first cell is a label ("Description: | Redirects http: traffic to https:", an
@@ -1049,7 +1056,7 @@ function scoredSentences(
     const table = s.row && !dataRow ? tableAt(sentences, index, terms, sectionHeading) : undefined;
     // So does a line that states what a contact question asks for, sentence or not (a footer's
     // "42 Dale Street, Sheffield S1 4GH · Tel 0114 496 0321").
-    const contactLine = s.line && !s.prose && !isHeadingLine(sentences, index) && wanted?.(s.text) === true;
+    const contactLine = s.line && !s.prose && !isHeadingLine(sentences, index) && wanted?.states(s.text) === true;
     // And a bare price right under the name it prices ("The Grand" and "£60" on a shop's page), by the name's words.
     const priced =
       !s.prose && !s.row && s.line && s.words <= 6 && under > 0 && index > 0 && isHeadingLine(sentences, index - 1) && statesPrice(s.text);
@@ -1075,11 +1082,35 @@ function scoredSentences(
     const states = (test: ((text: string) => boolean) | undefined) =>
       test !== undefined && (table ? sentences.slice(index + 1, table.end).some((r) => test(`${s.text}\n${r.text}`)) : test(s.text));
     const lift = covered > 0 && states(kind) ? KIND_LIFT : 1;
+    // What is wanted may be said by the sentence under its heading ("Join our team" above "We are always
+    // looking for reliable cleaners"), half as surely as by the sentence itself ("Takeaway and delivery"
+    // above "Pizza and pasta can be ordered for collection", beside "We deliver through Deliveroo").
+    const wantedShare =
+      wanted === undefined
+        ? 0
+        : states(wanted.states)
+          ? 1
+          : wanted.underHeading === true && heading !== '' && wanted.states(`${heading}: ${s.text}`)
+            ? 0.5
+            : 0;
     const score =
-      (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) + (states(wanted) ? 1 : 0) + HEADING_TIE * under;
+      (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +
+      wantedShare * (wanted?.weight ?? 0) +
+      HEADING_TIE * under;
     out.push({ passage, index, score });
   });
   return out;
+}
+
+/**
+ * What a question asks a sentence to state, whatever its words (a contact question's details, how the
+ * business is paid…), and how much a sentence stating it counts beside the question's words.
+ */
+interface Wanted {
+  states: (text: string) => boolean;
+  weight: number;
+  /** Whether a sentence states it together with the heading it stands under. */
+  underHeading?: boolean;
 }
 
 /** What separates a footer's details ("Fenwick & Hale Ltd · 3 Market Row, Norwich NR2 1NB · Regulated by the ICAEW"). */
@@ -1294,15 +1325,15 @@ export function composeAnswer(
   const split = passages.map((p) => sentencesOf(p.content));
   const contact = asksForContact(message ?? query);
   const asked = message ?? query;
-  // What a contact question, one of how the business is paid or one whether it delivers asks for is the
-  // answer, whatever its words ("We accept cards and bank transfers" for "do you take cash?").
-  const wanted = contact
-    ? (text: string) => statesContact(text, contact)
-    : asksForPaymentMethod(asked)
-      ? statesPaymentMethod
-      : asksForDelivery(asked)
-        ? statesDelivery
-        : undefined;
+  // What a contact question or one answered by a page stating it (stated-questions.ts: how the business is
+  // paid, whether it delivers or hires) asks for is the answer, whatever its words ("We accept cards and
+  // bank transfers" for "do you take cash?").
+  // A contact detail counts as a word of the question more (the details may be in a footer line beside better
+  // sentences); a stated question's answer is only a sentence that states it, under its heading or alone.
+  const stated = contact ? undefined : statedQuestion(asked);
+  const wanted: Wanted | undefined = contact
+    ? { states: (text: string) => statesContact(text, contact), weight: 1 }
+    : stated && { states: stated.states, weight: STATED_WEIGHT, underHeading: true };
   // A price asked per a unit is stated per that unit ("£19 an hour" for "how much do you charge per hour").
   const unit = rateUnitAsked(asked);
   const [, kind, kindAlone] = unit
@@ -1394,7 +1425,7 @@ export function composeAnswer(
     const named = titled ? topicOf(passages[chosen.passage] as ChatPassage, sentences, from, said) : '';
     // Contact details quoted under a section that is not about them (a footer folded into the home page's
     // last section, "Gift cards"): the details say what they are.
-    const topic = named && contact && wanted?.(said) && !namesContactSection(named) ? '' : named;
+    const topic = named && contact && wanted?.states(said) && !namesContactSection(named) ? '' : named;
     // A field's label that only says it describes ("Description: If this option is true…") goes when the
     // topic names the entry; a warning's or a note's stays.
     const label = /^([^:]{1,30}):\s+/.exec(said);
@@ -1419,13 +1450,13 @@ export function composeAnswer(
   if (!alone.prose) {
     // A line of contact details says what it is; the section it sits in (a footer under the home page's last heading) does not.
     // Of a line of other details, the parts that hold the question's words: "Regulated by the ICAEW", not the address.
-    const parts = detailsLine(alone) && !wanted?.(alone.text) ? alone.text.split(DETAILS_SEPARATOR) : undefined;
+    const parts = detailsLine(alone) && !wanted?.states(alone.text) ? alone.text.split(DETAILS_SEPARATOR) : undefined;
     if (parts) {
       const held = parts.filter((p) => coverage(terms, analyze(p)) > 0).join(DETAILS_SEPARATOR);
       return answerWith(stripCitationMarks(keepTogether(withFullStop(held))), chosen.index, false);
     }
     const line = alone.row ? rowSentence(sentences, chosen.index) : withFullStop(alone.text);
-    return answerWith(stripCitationMarks(keepTogether(line)), chosen.index, !wanted?.(alone.text), isLabelLine(alone) ? ' — ' : ': ');
+    return answerWith(stripCitationMarks(keepTogether(line)), chosen.index, !wanted?.states(alone.text), isLabelLine(alone) ? ' — ' : ': ');
   }
   // The sentence most like the question may be a question itself — a FAQ's, or the page asking what it
   // answers next: the answer is what follows it.

@@ -1,0 +1,40 @@
+import { asksForDelivery, DELIVERY_SEARCH_WORDS, namesDelivery, statesDelivery } from './delivery-question.ts';
+import { asksForJobs, JOBS_SEARCH_WORDS, namesJobs, statesJobs } from './jobs-question.ts';
+import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
+
+/**
+ * Questions answered by the page that states what they ask for, in whatever words, and declined where no
+ * page states it (docs/retrieval.md): how the business is paid, whether it delivers, whether it takes
+ * people on. Their own words are on most sites in other senses ("pay-and-display parking", "venue hire",
+ * "when the job is finished") or on none ("deliver" of a shop that says "delivery"), so neither their
+ * presence nor their absence decides; what the answer must state means the same on every site.
+ */
+export interface StatedQuestion {
+  /** Whether a text states what the question asks for. */
+  states: (text: string) => boolean;
+  /** Of the passages that state it, those to quote first: the business's own payments, a page named for delivery. */
+  preferred: (passage: { content: string; url: string; title: string; heading?: string | null }) => boolean;
+  /** Words searched beside the visitor's, as context words: what pages say it with. */
+  searchWords?: string;
+}
+
+const KINDS: [asks: (message: string) => boolean, StatedQuestion][] = [
+  [asksForPaymentMethod, { states: statesPaymentMethod, preferred: (p) => statesOwnPaymentMethod(p.content) }],
+  [
+    asksForDelivery,
+    {
+      states: statesDelivery,
+      preferred: (p) => statesDelivery(p.content) && namesDelivery(p.url, p.title, p.heading),
+      searchWords: DELIVERY_SEARCH_WORDS,
+    },
+  ],
+  [
+    asksForJobs,
+    { states: statesJobs, preferred: (p) => statesJobs(p.content) && namesJobs(p.url, p.title, p.heading), searchWords: JOBS_SEARCH_WORDS },
+  ],
+];
+
+/** What the question asks a page to state, when it is such a question. */
+export function statedQuestion(message: string): StatedQuestion | undefined {
+  return KINDS.find(([asks]) => asks(message))?.[1];
+}
