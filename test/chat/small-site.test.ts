@@ -902,6 +902,22 @@ describe('small sites', () => {
     expect((await shop.ask('can I work for you?')).sources).toEqual([]);
   });
 
+  it('answers whether a booking can be changed or cancelled from the page that says how, and declines where none does', async () => {
+    // "change" was a hotel's "Change at St Erth", a yoga studio's changing rooms; "cancel my booking" an
+    // accountant's "we will move your books online".
+    const hotel = await askSite('hotel', 'The Harbour Inn', 5);
+    for (const question of ['Can I change my appointment?', 'can we move our reservation to Friday?'])
+      expect((await hotel.ask(question)).answer, question).toMatch(/^Cancel up to 7 days before arrival for a full refund/);
+    const yoga = await askSite('yoga', 'Oakfield Yoga');
+    expect((await yoga.ask('Can I change my appointment?')).answer).toBe(
+      'Booking: You can cancel up to 12 hours before class without losing the credit. [1]',
+    );
+    const dental = await askSite('dental', 'Riverside Dental Practice');
+    expect((await dental.ask('I need to reschedule my booking')).answer).toMatch(/to book or change an appointment\. \[1\]$/);
+    const accountant = await askSite('accountant', 'Fenwick & Hale', 5);
+    expect((await accountant.ask('Can I cancel my booking?')).sources).toEqual([]);
+  });
+
   it('answers a price asked per a unit with one stated per it, and declines where none is', async () => {
     // "how much do you charge per hour" quoted a FAQ's "put it right at no charge" within "24 hours".
     const cleaning = await askSite('cleaning', 'Sparkle & Co', 5);

@@ -1,11 +1,12 @@
+import { asksForBookingChange, BOOKING_CHANGE_SEARCH_WORDS, saysBookingChange } from './booking-change-question.ts';
 import { asksForDelivery, DELIVERY_SEARCH_WORDS, namesDelivery, statesDelivery } from './delivery-question.ts';
 import { asksForJobs, JOBS_SEARCH_WORDS, namesJobs, statesJobs } from './jobs-question.ts';
 import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
 
 /**
  * Questions answered by the page that states what they ask for, in whatever words, and declined where no
- * page states it (docs/retrieval.md): how the business is paid, whether it delivers, whether it takes
- * people on. Their own words are on most sites in other senses ("pay-and-display parking", "venue hire",
+ * page states it (docs/retrieval.md): how the business is paid, whether it delivers, whether a booking
+ * can be changed, whether it takes people on. Their own words are on most sites in other senses ("pay-and-display parking", "venue hire",
  * "when the job is finished") or on none ("deliver" of a shop that says "delivery"), so neither their
  * presence nor their absence decides; what the answer must state means the same on every site.
  */
@@ -27,6 +28,10 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion][] = [
       preferred: (p) => statesDelivery(p.content) && namesDelivery(p.url, p.title, p.heading),
       searchWords: DELIVERY_SEARCH_WORDS,
     },
+  ],
+  [
+    asksForBookingChange,
+    { states: saysBookingChange, preferred: (p) => saysBookingChange(p.content), searchWords: BOOKING_CHANGE_SEARCH_WORDS },
   ],
   [
     asksForJobs,
