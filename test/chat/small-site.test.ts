@@ -918,6 +918,15 @@ describe('small sites', () => {
     expect((await accountant.ask('Can I cancel my booking?')).sources).toEqual([]);
   });
 
+  it('reads a bank holiday as a day, not a bank', async () => {
+    // A software company answered "Are you open on bank holidays?" with "pay by bank transfer"; a language
+    // school that is "closed on UK public holidays" declined it.
+    const saas = await askSite('saas', 'Tallyboard', 6);
+    expect((await saas.ask('Are you open on bank holidays?')).sources).toEqual([]);
+    const school = await askSite('school', 'Harbour English School', 6);
+    expect((await school.ask('Are you open on bank holidays?')).answer).toMatch(/The school is closed on UK public holidays/);
+  });
+
   it('answers a price asked per a unit with one stated per it, and declines where none is', async () => {
     // "how much do you charge per hour" quoted a FAQ's "put it right at no charge" within "24 hours".
     const cleaning = await askSite('cleaning', 'Sparkle & Co', 5);

@@ -725,6 +725,12 @@ describe('withoutMeasureWords', () => {
     expect(withoutMeasureWords('how long will the battery last')).toBe('how will the battery');
     expect(withoutMeasureWords('Can I take my dog?')).toBe('Can I take my dog?');
   });
+
+  it('drops the kind of a holiday: "bank" is no thing asked about', () => {
+    expect(withoutMeasureWords('Are you open on bank holidays?')).toBe('Are you open on holidays?');
+    expect(withoutMeasureWords('open on public holiday')).toBe('open on holiday');
+    expect(withoutMeasureWords('Can I pay by bank transfer?')).toBe('Can I pay by bank transfer?');
+  });
 });
 
 describe('siteSpecificity', () => {

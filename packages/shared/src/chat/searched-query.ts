@@ -40,9 +40,16 @@ const HOW_MEASURE = /\bhow\s+(long|often|far|soon|old|big|large|fast|late|early)
  */
 const HOW_LONG_VERB = /\s*\b(?:take|takes|took|taking|last|lasts)\b/gi;
 export function withoutMeasureWords(text: string): string {
-  const out = text.replace(HOW_MEASURE, 'how');
+  const out = text.replace(HOW_MEASURE, 'how').replace(HOLIDAY_NAME, '$1');
   return /\bhow\s+long\b/i.test(text) ? out.replace(HOW_LONG_VERB, '') : out;
 }
+
+/**
+ * A holiday named by its kind ("*bank* holiday", "*public* holidays"): the kind is no thing asked about.
+ * Left in, "Are you open on bank holidays?" was answered by a software company's "pay by bank transfer".
+ * (The holiday is a day the visitor names, as "Saturday": ranking.ts WHEN_STEMS.)
+ */
+const HOLIDAY_NAME = /\b(?:bank|public|national|federal)\s+(holidays?)\b/gi;
 
 /**
  * What is searched for a question (and weighed in the quote): the visitor's words without a measure's
