@@ -918,6 +918,21 @@ describe('small sites', () => {
     expect((await accountant.ask('Can I cancel my booking?')).sources).toEqual([]);
   });
 
+  it('answers a question for a discount from a page that states one, for the group asked about, and declines where none does', async () => {
+    // A language school answered "Is there a student discount?" with its student residence, a dental
+    // practice "do you have any offers?" with "We offer NHS and private dentistry".
+    const school = await askSite('school', 'Harbour English School', 6);
+    expect((await school.ask('Is there a student discount?')).sources).toEqual([]);
+    const dental = await askSite('dental', 'Riverside Dental Practice');
+    expect((await dental.ask('do you have any offers?')).sources).toEqual([]);
+    const yoga = await askSite('yoga', 'Oakfield Yoga');
+    expect((await yoga.ask('Do you offer a discount for pensioners?')).answer).toBe('Membership: Students and over-65s pay £55. [1]');
+    // A discount for another group ("Children under three stay free") is none for students; any answers "any offers?".
+    const hotel = await askSite('hotel', 'The Harbour Inn', 5);
+    expect((await hotel.ask('Is there a student discount?')).sources).toEqual([]);
+    expect((await hotel.ask('do you have any offers?')).answer).toMatch(/Children under three stay free\./);
+  });
+
   it('reads a bank holiday as a day, not a bank', async () => {
     // A software company answered "Are you open on bank holidays?" with "pay by bank transfer"; a language
     // school that is "closed on UK public holidays" declined it.

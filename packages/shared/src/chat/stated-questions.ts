@@ -1,12 +1,14 @@
+import { foldForIntent } from '../intent/classifier.ts';
 import { asksForBookingChange, BOOKING_CHANGE_SEARCH_WORDS, saysBookingChange } from './booking-change-question.ts';
 import { asksForDelivery, DELIVERY_SEARCH_WORDS, namesDelivery, statesDelivery } from './delivery-question.ts';
+import { asksForDiscount, DISCOUNT_SEARCH_WORDS, discountGroupAsked, saysDiscount } from './discount-question.ts';
 import { asksForJobs, JOBS_SEARCH_WORDS, namesJobs, statesJobs } from './jobs-question.ts';
 import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
 
 /**
  * Questions answered by the page that states what they ask for, in whatever words, and declined where no
  * page states it (docs/retrieval.md): how the business is paid, whether it delivers, whether a booking
- * can be changed, whether it takes people on. Their own words are on most sites in other senses ("pay-and-display parking", "venue hire",
+ * can be changed, whether it gives a discount, whether it takes people on. Their own words are on most sites in other senses ("pay-and-display parking", "venue hire",
  * "when the job is finished") or on none ("deliver" of a shop that says "delivery"), so neither their
  * presence nor their absence decides; what the answer must state means the same on every site.
  */
@@ -19,7 +21,7 @@ export interface StatedQuestion {
   searchWords?: string;
 }
 
-const KINDS: [asks: (message: string) => boolean, StatedQuestion][] = [
+const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: string) => StatedQuestion)][] = [
   [asksForPaymentMethod, { states: statesPaymentMethod, preferred: (p) => statesOwnPaymentMethod(p.content) }],
   [
     asksForDelivery,
@@ -34,6 +36,15 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion][] = [
     { states: saysBookingChange, preferred: (p) => saysBookingChange(p.content), searchWords: BOOKING_CHANGE_SEARCH_WORDS },
   ],
   [
+    asksForDiscount,
+    (message) => {
+      // A discount for the group asked about ("students"), when it names one.
+      const group = discountGroupAsked(message);
+      const states = (text: string) => saysDiscount(text) && (!group || group.test(foldForIntent(text)));
+      return { states, preferred: (p) => states(p.content), searchWords: DISCOUNT_SEARCH_WORDS };
+    },
+  ],
+  [
     asksForJobs,
     { states: statesJobs, preferred: (p) => statesJobs(p.content) && namesJobs(p.url, p.title, p.heading), searchWords: JOBS_SEARCH_WORDS },
   ],
@@ -41,5 +52,6 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion][] = [
 
 /** What the question asks a page to state, when it is such a question. */
 export function statedQuestion(message: string): StatedQuestion | undefined {
-  return KINDS.find(([asks]) => asks(message))?.[1];
+  const kind = KINDS.find(([asks]) => asks(message))?.[1];
+  return typeof kind === 'function' ? kind(message) : kind;
 }
