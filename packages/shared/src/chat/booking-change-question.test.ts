@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asksForBookingChange, saysBookingChange, statesBookingChange } from './booking-change-question.ts';
+import { asksForBookingChange, statesBookingChange } from './booking-change-question.ts';
+import { inOneSentence } from './stated-questions.ts';
 
 describe('booking-change questions', () => {
   it.each([
@@ -40,6 +41,6 @@ describe('booking-change questions', () => {
     for (const text of ['By train: Change at St Erth for the branch line.', 'Changing rooms have lockers.', 'Book at least a day ahead.'])
       expect(statesBookingChange(text), text).toBe(false);
     // In one sentence: a passage's words of changing and of booking in two sentences say nothing of it.
-    expect(saysBookingChange('Change at St Erth for the branch line. Book your room online.')).toBe(false);
+    expect(inOneSentence(statesBookingChange)('Change at St Erth for the branch line. Book your room online.')).toBe(false);
   });
 });

@@ -43,10 +43,5 @@ export function statesBookingChange(text: string): boolean {
   return STATES_CHANGE.test(folded) && STATES_BOOKED.test(folded);
 }
 
-/** A text one of whose sentences says it (statesBookingChange): a passage's other sentences may hold the other word. */
-export function saysBookingChange(text: string): boolean {
-  return text.split(/(?<=[.!?])\s+|\n+/).some(statesBookingChange);
-}
-
 /** The words searched beside such a question's own (as context words). */
 export const BOOKING_CHANGE_SEARCH_WORDS = 'change cancel cancellation reschedule appointment booking';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asksForDiscount, discountGroupAsked, saysDiscount, statesDiscount } from './discount-question.ts';
+import { asksForDiscount, discountGroupAsked, statesDiscount } from './discount-question.ts';
+import { inOneSentence } from './stated-questions.ts';
 
 describe('discount questions', () => {
   it.each([
@@ -39,7 +40,7 @@ describe('discount questions', () => {
     for (const text of ['We offer NHS and private dentistry.', 'The residence costs £320 a week and is open to students aged 18 and over.'])
       expect(statesDiscount(text), text).toBe(false);
     // In one sentence: a passage's "offer" and "students" in two sentences state none.
-    expect(saysDiscount('We offer evening classes. Students live with host families.')).toBe(false);
+    expect(inOneSentence(statesDiscount)('We offer evening classes. Students live with host families.')).toBe(false);
   });
 
   it('names the group asked about, and a page must name it too', () => {

@@ -41,11 +41,6 @@ export function statesDiscount(text: string): boolean {
   return STATES_DISCOUNT.test(foldForIntent(text));
 }
 
-/** A text one of whose sentences states it (a passage's other sentences may hold "offer" in another sense). */
-export function saysDiscount(text: string): boolean {
-  return text.split(/(?<=[.!?])\s+|\n+/).some(statesDiscount);
-}
-
 /** Who a discount is for, in the words pages name them with: "students" asked, "student" or "students" stated. */
 const GROUPS: [asked: RegExp, stated: RegExp][] = [
   [/\bstudents?\b/, /\bstudents?\b|\bestudiantes?\b|\betudiants?\b|\bstudenten\b|\bestudantes?\b/],

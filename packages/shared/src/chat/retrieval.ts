@@ -163,8 +163,8 @@ export async function retrieve(
 /**
  * The passages to answer from, or none when the question is declined: most of its telling words are
  * on no page of the client (absentShare), no page holds two of them (wordsApart), it asks for a
- * price and the best page states none (price-question.ts), or it asks how the business is paid,
- * whether it delivers or takes people on and no candidate says it (stated-questions.ts).
+ * price and the best page states none (price-question.ts), or it asks what a page must state (how the
+ * business is paid, whether it delivers, gives discounts…) and no candidate says it (stated-questions.ts).
  */
 export function answerablePassages(
   result: CandidateResult,
@@ -190,8 +190,8 @@ export function answerablePassages(
     return { passages: ranked ?? bestStating(everyCandidate(result, settings, pageUrl), result, params, states), absent };
   }
   // "Can I pay by card?", "do you deliver?", "are you hiring?" (stated-questions.ts): the page that says how
-  // the business is paid, how it delivers, that it takes people on leads, or the best-ranked candidate that
-  // says it; none says it, none answers ("pay-and-display parking", "gift cards", "venue hire"). What was
+  // the business is paid, how it delivers, that it takes people on (…) leads, or the best-ranked candidate
+  // that says it; none says it, none answers ("pay-and-display parking", "gift cards", "venue hire"). What was
   // asked about may be on no page: "We accept cards and bank transfers" answers "do you take cash?", "Free UK
   // delivery" "do you deliver?". Of those, the preferred first, among the answer's pages and then every
   // candidate: the business's own payments ("We accept Visa, Mastercard…" before an invoicing product's "let

@@ -54,8 +54,9 @@ const HOLIDAY_NAME = /\b(?:bank|public|national|federal)\s+(holidays?)\b/gi;
 /**
  * What is searched for a question (and weighed in the quote): the visitor's words without a measure's
  * adjective, and as context words (half weight, never absent; the visitor's own words stay the focus)
- * the words pages use for what some questions ask in other words — a contact page's words for a question for the business's contact details ("where are
- * you located"), a delivery page's for one whether it delivers, a careers page's for one whether it hires, "weekend" for a Saturday, "photograph" for "photo" (clippings.ts).
+ * the words pages use for what some questions ask in other words — a contact page's words for a question
+ * for the business's contact details ("where are you located"), a delivery page's for one whether it
+ * delivers (stated-questions.ts), "weekend" for a Saturday, "photograph" for "photo" (clippings.ts).
  */
 export function searchedQuery(query: string, focus?: string): { query: string; focus?: string } {
   const own = focus ?? query;

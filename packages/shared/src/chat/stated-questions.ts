@@ -1,16 +1,17 @@
 import { foldForIntent } from '../intent/classifier.ts';
-import { asksForBookingChange, BOOKING_CHANGE_SEARCH_WORDS, saysBookingChange } from './booking-change-question.ts';
+import { asksForBookingChange, BOOKING_CHANGE_SEARCH_WORDS, statesBookingChange } from './booking-change-question.ts';
 import { asksForDelivery, DELIVERY_SEARCH_WORDS, namesDelivery, statesDelivery } from './delivery-question.ts';
-import { asksForDiscount, DISCOUNT_SEARCH_WORDS, discountGroupAsked, saysDiscount } from './discount-question.ts';
+import { asksForDiscount, DISCOUNT_SEARCH_WORDS, discountGroupAsked, statesDiscount } from './discount-question.ts';
 import { asksForJobs, JOBS_SEARCH_WORDS, namesJobs, statesJobs } from './jobs-question.ts';
 import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
 
 /**
  * Questions answered by the page that states what they ask for, in whatever words, and declined where no
  * page states it (docs/retrieval.md): how the business is paid, whether it delivers, whether a booking
- * can be changed, whether it gives a discount, whether it takes people on. Their own words are on most sites in other senses ("pay-and-display parking", "venue hire",
- * "when the job is finished") or on none ("deliver" of a shop that says "delivery"), so neither their
- * presence nor their absence decides; what the answer must state means the same on every site.
+ * can be changed, whether it gives a discount, whether it takes people on. Their own words are on most
+ * sites in other senses ("pay-and-display parking", "venue hire", "when the job is finished") or on none
+ * ("deliver" of a shop that says "delivery"), so neither their presence nor their absence decides; what
+ * the answer must state means the same on every site.
  */
 export interface StatedQuestion {
   /** Whether a text states what the question asks for. */
@@ -20,6 +21,17 @@ export interface StatedQuestion {
   /** Words searched beside the visitor's, as context words: what pages say it with. */
   searchWords?: string;
 }
+
+/**
+ * A test that one sentence of a text passes: a passage's sentences may hold one word each in other senses
+ * ("Change at St Erth" and "Book your room online"; "We offer evening classes" and "Students live with…").
+ */
+export function inOneSentence(states: (text: string) => boolean): (text: string) => boolean {
+  return (text) => text.split(/(?<=[.!?])\s+|\n+/).some(states);
+}
+
+const changesBooking = inOneSentence(statesBookingChange);
+const givesDiscount = inOneSentence(statesDiscount);
 
 const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: string) => StatedQuestion)][] = [
   [asksForPaymentMethod, { states: statesPaymentMethod, preferred: (p) => statesOwnPaymentMethod(p.content) }],
@@ -31,16 +43,13 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: st
       searchWords: DELIVERY_SEARCH_WORDS,
     },
   ],
-  [
-    asksForBookingChange,
-    { states: saysBookingChange, preferred: (p) => saysBookingChange(p.content), searchWords: BOOKING_CHANGE_SEARCH_WORDS },
-  ],
+  [asksForBookingChange, { states: changesBooking, preferred: (p) => changesBooking(p.content), searchWords: BOOKING_CHANGE_SEARCH_WORDS }],
   [
     asksForDiscount,
     (message) => {
       // A discount for the group asked about ("students"), when it names one.
       const group = discountGroupAsked(message);
-      const states = (text: string) => saysDiscount(text) && (!group || group.test(foldForIntent(text)));
+      const states = (text: string) => givesDiscount(text) && (!group || group.test(foldForIntent(text)));
       return { states, preferred: (p) => states(p.content), searchWords: DISCOUNT_SEARCH_WORDS };
     },
   ],

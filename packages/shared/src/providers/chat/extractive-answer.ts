@@ -1326,10 +1326,10 @@ export function composeAnswer(
   const contact = asksForContact(message ?? query);
   const asked = message ?? query;
   // What a contact question or one answered by a page stating it (stated-questions.ts: how the business is
-  // paid, whether it delivers or hires) asks for is the answer, whatever its words ("We accept cards and
-  // bank transfers" for "do you take cash?").
-  // A contact detail counts as a word of the question more (the details may be in a footer line beside better
-  // sentences); a stated question's answer is only a sentence that states it, under its heading or alone.
+  // paid, whether it delivers…) asks for is the answer, whatever its words ("We accept cards and bank
+  // transfers" for "do you take cash?"). A contact detail counts as one word of the question more (a footer's
+  // line may state it beside better sentences); a stated question's answer is a sentence that states it,
+  // alone or under its heading, above any other.
   const stated = contact ? undefined : statedQuestion(asked);
   const wanted: Wanted | undefined = contact
     ? { states: (text: string) => statesContact(text, contact), weight: 1 }
