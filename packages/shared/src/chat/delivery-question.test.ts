@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asksForDelivery, namesDelivery, statesDelivery } from './delivery-question.ts';
+import { asksForDelivery, DELIVERY_NAME, statesDelivery } from './delivery-question.ts';
+import { namedFor } from './stated-questions.ts';
 
 describe('delivery questions', () => {
   it.each([
@@ -53,6 +54,7 @@ describe('delivery questions', () => {
   });
 
   it('knows a page or section named for delivery', () => {
+    const namesDelivery = (url: string, title: string, heading?: string) => namedFor(DELIVERY_NAME)({ url, title, heading });
     expect(namesDelivery('https://shop.example/delivery.html', 'Delivery | Wren & Thistle')).toBe(true);
     expect(namesDelivery('https://shop.example/info', 'Shipping and returns')).toBe(true);
     expect(namesDelivery('https://r.example/visit.html', 'Visit us', 'Takeaway and delivery')).toBe(true);

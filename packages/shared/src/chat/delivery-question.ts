@@ -49,19 +49,12 @@ export function statesDelivery(text: string): boolean {
   return STATES_DELIVERY.test(foldForIntent(text));
 }
 
-const DELIVERY_NAME = /\b(?:deliver(?:y|ies)?|shipping|postage|envios?|entregas?|livraisons?|lieferung|versand)\b/;
-
 /**
- * A page or section named for delivery ("/delivery.html", "Shipping", "Takeaway and delivery"): of the
- * pages that mention delivering, the one about it ("returns from abroad" on a returns page names Royal Mail's label).
+ * What names a page or section for delivery ("/delivery.html", "Shipping", "Takeaway and delivery"): of the
+ * pages that mention delivering, the one about it ("returns from abroad" on a returns page names Royal
+ * Mail's label). Read by stated-questions.ts namedFor.
  */
-export function namesDelivery(url: string, title: string, heading?: string | null): boolean {
-  let path = url;
-  try {
-    path = new URL(url).pathname;
-  } catch {}
-  return DELIVERY_NAME.test(foldForIntent(`${path.replace(/[-_/.]+/g, ' ')} ${title} ${heading ?? ''}`));
-}
+export const DELIVERY_NAME = /\b(?:deliver(?:y|ies)?|shipping|postage|envios?|entregas?|livraisons?|lieferung|versand)\b/;
 
 /** The words searched beside a delivery question's own (as context words): what pages say it with. */
 export const DELIVERY_SEARCH_WORDS = 'delivery deliver shipping ship postage envio entrega livraison lieferung versand';

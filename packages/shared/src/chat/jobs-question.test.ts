@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { asksForJobs, namesJobs, statesJobs } from './jobs-question.ts';
+import { asksForJobs, JOBS_NAME, statesJobs } from './jobs-question.ts';
+import { namedFor } from './stated-questions.ts';
 
 describe('jobs questions', () => {
   it.each([
@@ -49,6 +50,7 @@ describe('jobs questions', () => {
   });
 
   it('knows a page or section named for jobs', () => {
+    const namesJobs = (url: string, title: string, heading?: string) => namedFor(JOBS_NAME)({ url, title, heading });
     expect(namesJobs('https://x.example/careers', 'Careers')).toBe(true);
     expect(namesJobs('https://x.example/contact.html', 'Contact', 'Join our team')).toBe(true);
     expect(namesJobs('https://x.example/contact.html', 'Contact', 'Venue hire')).toBe(false);

@@ -45,17 +45,9 @@ export function statesJobs(text: string): boolean {
   return STATES_JOBS.test(folded) && OFFERS_JOBS.test(folded);
 }
 
-const JOBS_NAME =
+/** What names a page or section for jobs ("/careers", "Join our team", "Volunteering"); stated-questions.ts namedFor. */
+export const JOBS_NAME =
   /\b(?:jobs|careers?|vacancies|join (?:our|the) team|work (?:for|with) us|volunteer(?:ing|s)?|recruitment|empleo|emploi|karriere|stellen|vagas)\b/;
-
-/** A page or section named for jobs ("/careers", "Join our team", "Volunteering"). */
-export function namesJobs(url: string, title: string, heading?: string | null): boolean {
-  let path = url;
-  try {
-    path = new URL(url).pathname;
-  } catch {}
-  return JOBS_NAME.test(foldForIntent(`${path.replace(/[-_/.]+/g, ' ')} ${title} ${heading ?? ''}`));
-}
 
 /** The words searched beside a jobs question's own (as context words). */
 export const JOBS_SEARCH_WORDS = 'vacancies careers jobs hiring recruiting team volunteers volunteering apply';

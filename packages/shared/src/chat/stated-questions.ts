@@ -1,9 +1,12 @@
 import { foldForIntent } from '../intent/classifier.ts';
 import { asksForBookingChange, BOOKING_CHANGE_SEARCH_WORDS, statesBookingChange } from './booking-change-question.ts';
-import { asksForDelivery, DELIVERY_SEARCH_WORDS, namesDelivery, statesDelivery } from './delivery-question.ts';
+import { asksForDelivery, DELIVERY_NAME, DELIVERY_SEARCH_WORDS, statesDelivery } from './delivery-question.ts';
 import { asksForDiscount, DISCOUNT_SEARCH_WORDS, discountGroupAsked, statesDiscount } from './discount-question.ts';
-import { asksForJobs, JOBS_SEARCH_WORDS, namesJobs, statesJobs } from './jobs-question.ts';
+import { asksForJobs, JOBS_NAME, JOBS_SEARCH_WORDS, statesJobs } from './jobs-question.ts';
 import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
+
+/** A passage as the answer's pages hold it. */
+type Passage = { content: string; url: string; title: string; heading?: string | null };
 
 /**
  * Questions answered by the page that states what they ask for, in whatever words, and declined where no
@@ -17,7 +20,7 @@ export interface StatedQuestion {
   /** Whether a text states what the question asks for. */
   states: (text: string) => boolean;
   /** Of the passages that state it, those to quote first: the business's own payments, a page named for delivery. */
-  preferred: (passage: { content: string; url: string; title: string; heading?: string | null }) => boolean;
+  preferred: (passage: Passage) => boolean;
   /** Words searched beside the visitor's, as context words: what pages say it with. */
   searchWords?: string;
 }
@@ -30,6 +33,19 @@ export function inOneSentence(states: (text: string) => boolean): (text: string)
   return (text) => text.split(/(?<=[.!?])\s+|\n+/).some(states);
 }
 
+/** Whether a passage's page or section is named for it: its address' words, its title or its heading. */
+export function namedFor(name: RegExp): (passage: Omit<Passage, 'content'>) => boolean {
+  return ({ url, title, heading }) => {
+    let path = url;
+    try {
+      path = new URL(url).pathname;
+    } catch {}
+    return name.test(foldForIntent(`${path.replace(/[-_/.]+/g, ' ')} ${title} ${heading ?? ''}`));
+  };
+}
+
+const namesDelivery = namedFor(DELIVERY_NAME);
+const namesJobs = namedFor(JOBS_NAME);
 const changesBooking = inOneSentence(statesBookingChange);
 const givesDiscount = inOneSentence(statesDiscount);
 
@@ -39,7 +55,7 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: st
     asksForDelivery,
     {
       states: statesDelivery,
-      preferred: (p) => statesDelivery(p.content) && namesDelivery(p.url, p.title, p.heading),
+      preferred: (p) => statesDelivery(p.content) && namesDelivery(p),
       searchWords: DELIVERY_SEARCH_WORDS,
     },
   ],
@@ -53,10 +69,7 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: st
       return { states, preferred: (p) => states(p.content), searchWords: DISCOUNT_SEARCH_WORDS };
     },
   ],
-  [
-    asksForJobs,
-    { states: statesJobs, preferred: (p) => statesJobs(p.content) && namesJobs(p.url, p.title, p.heading), searchWords: JOBS_SEARCH_WORDS },
-  ],
+  [asksForJobs, { states: statesJobs, preferred: (p) => statesJobs(p.content) && namesJobs(p), searchWords: JOBS_SEARCH_WORDS }],
 ];
 
 /** What the question asks a page to state, when it is such a question. */
