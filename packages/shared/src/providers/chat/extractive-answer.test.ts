@@ -1606,6 +1606,17 @@ describe('openingOf: what the business says of itself', () => {
     expect(openingOf([links, intro])).toMatchObject({ used: [1] });
     expect(openingOf([links])).toEqual({ text: '', used: [], score: 0 });
   });
+
+  it('opens with a name written in lower case that says what it is, at the start of its page only', () => {
+    const about =
+      'aptitude is a featureful package manager for Debian GNU/Linux systems, based on the renowned apt package management infrastructure. aptitude provides the functionality of dselect and apt-get.';
+    expect(openingOf([passage('a', 'https://docs.example/pr01s01.html', about)]).text).toMatch(
+      /^aptitude is a featureful package manager for Debian GNU\/Linux systems/,
+    );
+    // A page's later chunk may open with the rest of a sentence its chunk cut.
+    const first = passage('a', 'https://docs.example/pr01s01.html', 'Contents\nIntroduction');
+    expect(openingOf([first, passage('b', 'https://docs.example/pr01s01.html', about)]).text).toBe('');
+  });
 });
 
 describe('priceListOf: the client’s prices', () => {

@@ -342,8 +342,11 @@ function numberedListing(lines: string[]): Set<number> {
   return out;
 }
 
-/** A passage's sentences in page order, each marked prose or not. */
-export function sentencesOf(content: string): Sentence[] {
+/**
+ * A passage's sentences in page order, each marked prose or not. `startsPage`: the passage is its page's
+ * first, so its first line is no rest of a sentence a chunk cut.
+ */
+export function sentencesOf(content: string, startsPage = false): Sentence[] {
   const out: Sentence[] = [];
   let blockStart = true;
   const raws = content.split('\n');
@@ -379,7 +382,7 @@ export function sentencesOf(content: string): Sentence[] {
         text,
         words,
         // A passage's first line may be the rest of a sentence its chunk cut: it opens no paragraph.
-        prose: isProse(text, words, blockStart && out.length > 0),
+        prose: isProse(text, words, blockStart && (out.length > 0 || startsPage)),
         line: parts.length === 1,
         blockStart,
         row: false,
@@ -1204,6 +1207,9 @@ const OPENING_PARAGRAPH_WORDS = 20;
 const LICENCE =
   /\b(?:permission is (?:hereby )?granted|free software|redistribut\w*|licen[cs]e[ds]?|verbatim cop\w*|all rights reserved|without (?:any )?warranty)\b/i;
 
+/** A name in lower case and what it is: "aptitude is a…", "git is the…". */
+const DEFINED_NAME = /^\p{Ll}[\p{L}\p{N}._-]* (?:is|are) (?:a|an|the)\b/u;
+
 /**
  * What the business says of itself, for "what do you do?", "what is Oakfield Yoga?": the first prose of
  * its home page — the paragraph under its name or headline, not the menu, a heading or a question —
@@ -1214,9 +1220,13 @@ export function openingOf(passages: ChatPassage[]): ExtractiveAnswer {
   const says = (s: Sentence) => s.prose && !/\?$/.test(s.text) && !LICENCE.test(s.text);
   // It opens with a statement: a capital, a full stop at its end — not a link's words ("RPM-based Systems (Red
   // Hat / CentOS / Fedora)"), a list of figures' entry ("2.5. Save screen when…") or a footnote ("[a] unless…").
-  const opens = (s: Sentence) => says(s) && s.words >= 4 && !s.numbered && /^[\p{Lu}\p{N}"“]/u.test(s.text) && /[.!]$/.test(s.text);
+  // A name written in lower case opens one when it says what the name is ("aptitude is a featureful package
+  // manager for Debian…").
+  const opens = (s: Sentence) =>
+    says(s) && s.words >= 4 && !s.numbered && (/^[\p{Lu}\p{N}"“]/u.test(s.text) || DEFINED_NAME.test(s.text)) && /[.!]$/.test(s.text);
   for (const [k, passage] of passages.entries()) {
-    const sentences = sentencesOf(passage.content);
+    // The chunks are each page's first ones, in order (db/pages.ts): a page's first opens it.
+    const sentences = sentencesOf(passage.content, passages.findIndex((p) => p.url === passage.url) === k);
     const first = sentences.findIndex(opens);
     if (first < 0) continue;
     const picked: string[] = [];
