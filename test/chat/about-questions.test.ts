@@ -20,17 +20,17 @@ describe('questions about the assistant and the business', () => {
   const crawled = (dir: string, name: string) => chat.crawl(dir, name);
   // A project's documentation whose home page is only links to its pages, and which states no price.
   // Its page about the project is about.html, or (aboutPage: 'notes.html') a page named for nothing of the kind.
-  const lanternSite = (aboutPage = 'about.html') => {
+  const lanternSite = (
+    aboutPage = 'about.html',
+    about = 'Lantern is a static site generator that turns Markdown folders into fast websites.',
+  ) => {
     const dir = mkdtempSync(path.join(scratch, 'site-'));
     const page = (title: string, body: string) => `<!doctype html><title>${title}</title><body><h1>${title}</h1>${body}</body>`;
     writeFileSync(
       path.join(dir, 'index.html'),
       page('Contents', `<ul><li><a href="${aboutPage}">The project</a></li><li><a href="install.html">Installing</a></li></ul>`),
     );
-    writeFileSync(
-      path.join(dir, aboutPage),
-      page('The project', '<p>Lantern is a static site generator that turns Markdown folders into fast websites.</p>'),
-    );
+    writeFileSync(path.join(dir, aboutPage), page('The project', `<p>${about}</p>`));
     writeFileSync(
       path.join(dir, 'install.html'),
       page(
@@ -181,9 +181,30 @@ describe('questions about the assistant and the business', () => {
       expect(res.answer, question).toBe('Lantern is a static site generator that turns Markdown folders into fast websites. [1]');
       expect(res.sources.map((s) => s.url)).toEqual([`${about.site.url}/about.html`]);
     }
-    const docs = await crawled(lanternSite('notes.html'), 'Lantern');
+    // A page that opens by saying what the client is ("Lantern is a…"), before one whose address names an
+    // introduction to something else (GnuCash's "bus-intro.html", the introduction to its business features).
+    const definedDir = lanternSite('notes.html');
+    writeFileSync(
+      path.join(definedDir, 'index.html'),
+      '<!doctype html><title>Contents</title><body><h1>Contents</h1><ul><li><a href="notes.html">Notes</a></li><li><a href="plugins-intro.html">Plugins</a></li></ul></body>',
+    );
+    writeFileSync(
+      path.join(definedDir, 'plugins-intro.html'),
+      '<!doctype html><title>Plugins</title><body><h1>Plugins</h1><p>Plugins add image resizing and search to a build.</p></body>',
+    );
+    const defined = await crawled(definedDir, 'Lantern');
+    expect((await defined.ask('What do you do?')).answer).toBe(
+      'Lantern is a static site generator that turns Markdown folders into fast websites. [1]',
+    );
+    // A name with a regular expression's characters is read as written.
+    const odd = await crawled(lanternSite(), 'Lantern (beta)+ [docs] \\ C++');
+    expect((await odd.ask('What do you do?')).answer).toBe(
+      'Lantern is a static site generator that turns Markdown folders into fast websites. [1]',
+    );
+    // None: searched like any question.
+    const docs = await crawled(lanternSite('notes.html', 'These notes cover how Lantern turns Markdown folders into websites.'), 'Lantern');
     const res = await docs.ask('What is Lantern?');
-    expect(res.answer).toMatch(/Lantern (?:is a static site generator|with npm)/);
+    expect(res.answer).toMatch(/Lantern (?:turns Markdown folders|with npm)/);
     expect(res.sources.map((s) => s.url)).not.toContain(`${docs.site.url}/`);
     expect(res.sources.length).toBeGreaterThan(0);
   });

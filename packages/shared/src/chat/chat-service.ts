@@ -128,10 +128,11 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
    * price list: finding the page about it reads every page's address (~70 ms for the PostgreSQL docs'
    * 1,169), and "what do you do?" is a first message.
    */
-  const businessChunks = expiringMemo(1_000, 60_000, async (clientId: string): Promise<ChatPassage[]> => {
+  const businessChunks = expiringMemo(1_000, 60_000, async (key: string): Promise<ChatPassage[]> => {
+    const [clientId = '', name = ''] = key.split('\u0000');
     const home = await homePageChunks(pool, clientId, 3);
     if (openingOf(home).text) return home;
-    return [...(await aboutPageChunks(pool, clientId, 3)), ...home];
+    return [...(await aboutPageChunks(pool, clientId, 3, name)), ...home];
   });
 
   /** The message read in full words ("wat r ur prices" is "what are your prices"), and stored as typed. */
@@ -203,7 +204,7 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
       return { clientId, sessionId, input: { ...base, contactRequested: false }, passages: [], usage, reply };
     }
     if (about === 'business' || about === 'prices') {
-      const own = about === 'business' ? await businessChunks(clientId) : await priceList(clientId);
+      const own = about === 'business' ? await businessChunks(`${clientId}\u0000${req.client.name}`) : await priceList(clientId);
       const input: ChatInput = { ...base, contactRequested: false, passages: own };
       if (chat.kind !== 'extractive' && own.length > 0) return { clientId, sessionId, input, passages: own, usage };
       const quote = chat.kind === 'extractive' ? (about === 'business' ? openingOf(own) : priceListOf(own)) : undefined;

@@ -86,12 +86,15 @@ const ABOUT_TITLE = String.raw`^(about|who we are|our story|what is|sobre|quién
  * contents page that states nothing: of its first website source's pages at the top of the site (one
  * step below its root), the one whose address names it ("about-us.html", "intro-whatis.html",
  * "ch-introduction.html") — the surest name first, then the shortest address — else whose title does
- * ("About this documentation", "What is this aptitude thing, anyway?"). None when no page is named so.
+ * ("About this documentation", "What is this aptitude thing, anyway?"). Before those, the page whose first
+ * chunk says what the client's `name` is ("GnuCash is the personal finance software package made for
+ * you", where the address names a chapter's "bus-intro"). None when no page is named so.
  */
-export async function aboutPageChunks(db: Queryable, clientId: string, limit: number): Promise<PassageRow[]> {
+export async function aboutPageChunks(db: Queryable, clientId: string, limit: number, name = ''): Promise<PassageRow[]> {
   const { rows } = await db.query<PassageRow>(
     `WITH top AS (
-       SELECT p.id, p.url, p.title, s.created_at, lower(substring(p.url from '([^/]+)/?$')) AS part
+       SELECT p.id, p.url, p.title, s.created_at, lower(substring(p.url from '([^/]+)/?$')) AS part,
+              $5 <> '' AND EXISTS (SELECT 1 FROM documents x WHERE x.page_id = p.id AND x.chunk_index = 0 AND x.content ~* $5) AS defines
          FROM pages p JOIN sources s ON s.id = p.source_id
         WHERE p.client_id = $1 AND s.type = 'website' AND p.status = 'indexed'
           AND p.url ~ '^[a-z]+://[^/]+/[^/]+/?$'
@@ -105,14 +108,26 @@ export async function aboutPageChunks(db: Queryable, clientId: string, limit: nu
        FROM documents d
       WHERE d.page_id = (
               SELECT n.id FROM named n JOIN top t ON t.id = n.id
-               WHERE n.rank IS NOT NULL OR t.title ~* $4
-               ORDER BY n.created_at, n.rank NULLS LAST, length(n.url), n.url
+               WHERE t.defines OR n.rank IS NOT NULL OR t.title ~* $4
+               ORDER BY n.created_at, t.defines DESC, n.rank NULLS LAST, length(n.url), n.url
                LIMIT 1)
       ORDER BY d.chunk_index
       LIMIT $2`,
-    [clientId, limit, ABOUT_ADDRESS, ABOUT_TITLE],
+    [clientId, limit, ABOUT_ADDRESS, ABOUT_TITLE, definitionOf(name)],
   );
   return rows;
+}
+
+/**
+ * A page's first words saying what the client's name is ("GnuCash is the personal finance software
+ * package…"; not "The GnuCash Documentation Team is…", nor a chapter opening with an epigraph), as a
+ * Postgres regular expression; empty for no name.
+ */
+function definitionOf(name: string): string {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return '';
+  const escaped = words.map((w) => w.replace(/[\\^$.*+?()[\]{}|]/g, '\\$&')).join('\\s+');
+  return String.raw`^\W*(the\s+)?${escaped}\s+(is|are)\s+(a|an|the)\M`;
 }
 
 /**
