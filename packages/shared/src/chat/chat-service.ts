@@ -125,8 +125,8 @@ export function createChatService(deps: ChatServiceDeps): ChatService {
   /**
    * What the client says it does: its home page's first chunks, after those of its page about itself when
    * the home page states nothing (a documentation site's contents page). Kept a minute per client, as the
-   * price list: finding the page about it reads every page's address (~70 ms for the PostgreSQL docs'
-   * 1,169), and "what do you do?" is a first message.
+   * price list: finding the page about it reads every page's address and some first words (~90 ms for the
+   * PostgreSQL docs' 1,169), and "what do you do?" is a first message.
    */
   const businessChunks = expiringMemo(1_000, 60_000, async (key: string): Promise<ChatPassage[]> => {
     const [clientId = '', name = ''] = key.split('\u0000');
