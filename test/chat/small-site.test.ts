@@ -870,10 +870,16 @@ describe('small sites', () => {
       expect(res.sources[0]?.url, question).toBe(`${shop.site.url}/delivery.html`);
       expect(res.answer, question).toMatch(/^Delivery — UK standard/);
     }
-    // A place the page does not name: where it ships is the answer ("We ship to the EU, the USA and Canada").
+    // A place no page names: where it ships is the answer ("We ship to the EU, the USA and Canada"), said to
+    // be what the site says, not a yes.
     const teashop = await askSite('teashop', 'Leafline Tea Co.', 5);
-    for (const question of ['Do you deliver to Australia?', 'Do you ship abroad?'])
+    expect((await teashop.ask('Do you deliver to Australia?')).answer).toMatch(
+      /^Leafline Tea Co\.'s website doesn't mention Australia\. It says: International: We ship to the EU, the USA and Canada\./,
+    );
+    for (const question of ['Do you ship to Canada?', 'Do you ship abroad?'])
       expect((await teashop.ask(question)).answer, question).toMatch(/^International: We ship to the EU, the USA and Canada\./);
+    // A place a table's row names, under the section that says it is about delivery.
+    expect((await shop.ask('Do you ship to Canada?')).answer).toMatch(/^Delivery: USA and Canada — Time: 5–8 working days; Cost: £22\./);
     // The sentence that says it, not the heading that names it ("Takeaway and delivery" was quoted alone).
     const restaurant = await askSite('restaurant', 'Trattoria Bella Vista');
     for (const question of ['do you do delivery?', 'Do you deliver?'])

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { offersContact } from '../../intent/conversation.ts';
 import { chatCostUsd, embeddingPricePer1k } from '../pricing.ts';
-import { dontKnowReply, guessLanguage, replyLanguage, smallTalkOf, smallTalkReply, soundsLikeDontKnow } from './canned-replies.ts';
+import {
+  dontKnowReply,
+  guessLanguage,
+  notMentionedLead,
+  replyLanguage,
+  smallTalkOf,
+  smallTalkReply,
+  soundsLikeDontKnow,
+} from './canned-replies.ts';
 
 describe('guessLanguage', () => {
   it.each([
@@ -70,6 +78,16 @@ describe('canned replies', () => {
       expect(soundsLikeDontKnow(reply)).toBe(true);
     }
     expect(soundsLikeDontKnow('We are open Monday to Friday [1].')).toBe(false);
+  });
+
+  it('say before a quote that the site does not name what was asked, without sounding like a "don’t know"', () => {
+    expect(notMentionedLead(['Australia'], 'Leafline Tea Co.', 'en')).toBe(
+      "Leafline Tea Co.'s website doesn't mention Australia. It says:",
+    );
+    expect(notMentionedLead(['Chile', 'Peru'], 'Acme', 'es')).toBe('El sitio de Acme no menciona Chile ni Peru. Dice:');
+    // A quote follows: the answer is the site's, not a decline.
+    for (const lang of ['en', 'es', 'fr', 'de', 'pt'] as const)
+      expect(soundsLikeDontKnow(notMentionedLead(['Chile'], 'Acme', lang))).toBe(false);
   });
 });
 

@@ -91,6 +91,26 @@ export function dontKnowReply(clientName: string, lang: ReplyLanguage): string {
   }
 }
 
+/**
+ * Before a quote that answers a question without naming what the visitor named ("Do you deliver to
+ * Australia?" answered with where the shop ships): the quote is what the site says, not a yes.
+ */
+export function notMentionedLead(things: string[], clientName: string, lang: ReplyLanguage): string {
+  const list = (and: string) => (things.length < 2 ? (things[0] ?? '') : `${things.slice(0, -1).join(', ')} ${and} ${things.at(-1)}`);
+  switch (lang) {
+    case 'es':
+      return `El sitio de ${clientName} no menciona ${list('ni')}. Dice:`;
+    case 'fr':
+      return `Le site de ${clientName} ne mentionne pas ${list('ni')}. Il indique :`;
+    case 'de':
+      return `Die Website von ${clientName} erwähnt ${list('und')} nicht. Dort steht:`;
+    case 'pt':
+      return `O site da ${clientName} não menciona ${list('nem')}. Diz:`;
+    default:
+      return `${possessive(clientName)} website doesn't mention ${list('or')}. It says:`;
+  }
+}
+
 export function contactOfferReply(clientName: string, lang: ReplyLanguage): string {
   switch (lang) {
     case 'es':

@@ -1087,14 +1087,17 @@ function scoredSentences(
     const lift = covered > 0 && states(kind) ? KIND_LIFT : 1;
     // What is wanted may be said by the sentence under its heading ("Join our team" above "We are always
     // looking for reliable cleaners"), half as surely as by the sentence itself ("Takeaway and delivery"
-    // above "Pizza and pasta can be ordered for collection", beside "We deliver through Deliveroo").
+    // above "Pizza and pasta can be ordered for collection", beside "We deliver through Deliveroo") — as
+    // surely by a table's row (the "Delivery" table's "USA and Canada — 5–8 working days; £22").
     const wantedShare =
       wanted === undefined
         ? 0
         : states(wanted.states)
           ? 1
           : wanted.underHeading === true && heading !== '' && wanted.states(`${heading}: ${s.text}`)
-            ? 0.5
+            ? s.row
+              ? 1
+              : 0.5
             : 0;
     const score =
       (lift * covered * (1 + 0.25 * context)) / (1 + Math.max(0, s.words - 40) / 40) +

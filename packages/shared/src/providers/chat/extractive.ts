@@ -1,5 +1,7 @@
+import { asksForDelivery } from '../../chat/delivery-question.ts';
+import { namesIn } from '../../chat/ranking.ts';
 import { detectLeadIntent } from '../../intent/classifier.ts';
-import { contactOfferReply, dontKnowReply, replyLanguage } from './canned-replies.ts';
+import { contactOfferReply, dontKnowReply, notMentionedLead, replyLanguage } from './canned-replies.ts';
 import type { ChatInput, ChatOutput, ChatPassage, ChatProvider } from './chat-provider.ts';
 import { stripCitationMarks } from './citations.ts';
 import { composeAnswer } from './extractive-answer.ts';
@@ -38,8 +40,25 @@ export function composeExtractiveAnswer(input: ChatInput): ChatOutput {
   const first = input.passages[0] as ChatPassage;
   let answer = composed.text || `${stripCitationMarks(first.content).split(/\s+/).slice(0, 60).join(' ')}… [1]`;
   const used = composed.text ? composed.used.map((i) => (input.passages[i] as ChatPassage).id) : [first.id];
+  const unnamed = unnamedPlaces(input.focus ?? input.message, input.passages);
+  if (unnamed.length > 0) answer = `${notMentionedLead(unnamed, input.clientName, lang)} ${answer}`;
   if (leadCaptureIntent) answer += `\n\n${contactOfferReply(input.clientName, lang)}`;
   return { answer, usedPassageIds: used, leadCaptureIntent };
+}
+
+/**
+ * The places a question whether the business delivers names ("Do you deliver to *Australia*?") that no
+ * passage found for it names — a place the site names is a word of the question the search ranks by, so
+ * its pages are among them: the delivery page answers it (stated-questions.ts) with where the business
+ * delivers, which the visitor should read as what the site says, not as a yes. As typed.
+ */
+function unnamedPlaces(message: string, passages: ChatPassage[]): string[] {
+  if (!asksForDelivery(message)) return [];
+  const said = passages.map((p) => `${p.title} ${p.heading ?? ''} ${p.content}`.toLowerCase()).join(' ');
+  const typed = message.match(/\p{L}+/gu) ?? [];
+  return namesIn(message)
+    .filter((name) => !said.includes(name))
+    .map((name) => typed.find((w) => w.toLowerCase() === name) ?? name);
 }
 
 export function createExtractiveChatProvider(): ChatProvider {
