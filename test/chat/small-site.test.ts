@@ -939,6 +939,19 @@ describe('small sites', () => {
     expect((await hotel.ask('do you have any offers?')).answer).toMatch(/Children under three stay free\./);
   });
 
+  it('answers a question for a fact about the business from the sentence that states it, and declines where none does', async () => {
+    // "free" was a garage's free collection, "family" an inn's family room, "insured" a vet's pet insurers.
+    const garage = await askSite('garage', 'Dale Street Motors');
+    expect((await garage.ask('Do you offer free quotes?')).sources).toEqual([]);
+    expect((await garage.ask('Are you family run?')).answer).toMatch(/Family-run garage fixing all makes and models since 1998\./);
+    const hotel = await askSite('hotel', 'The Harbour Inn', 5);
+    expect((await hotel.ask('Are you family run?')).sources).toEqual([]);
+    const vet = await askSite('vet', 'Riverside Vets', 6);
+    expect((await vet.ask('Are you insured?')).sources).toEqual([]);
+    const plumber = await askSite('plumber', 'Aire Valley Plumbing & Heating', 5);
+    expect((await plumber.ask('Do you offer free quotes?')).answer).toMatch(/Quotes are free and without obligation/);
+  });
+
   it('reads a bank holiday as a day, not a bank', async () => {
     // A software company answered "Are you open on bank holidays?" with "pay by bank transfer"; a language
     // school that is "closed on UK public holidays" declined it.

@@ -1,5 +1,6 @@
 import { foldForIntent } from '../intent/classifier.ts';
 import { asksForBookingChange, BOOKING_CHANGE_SEARCH_WORDS, statesBookingChange } from './booking-change-question.ts';
+import { BUSINESS_FACTS, businessFactAsked } from './business-facts-question.ts';
 import { asksForDelivery, DELIVERY_NAME, DELIVERY_SEARCH_WORDS, statesDelivery } from './delivery-question.ts';
 import { asksForDiscount, DISCOUNT_SEARCH_WORDS, discountGroupAsked, statesDiscount } from './discount-question.ts';
 import { asksForJobs, JOBS_NAME, JOBS_SEARCH_WORDS, statesJobs } from './jobs-question.ts';
@@ -11,7 +12,8 @@ type Passage = { content: string; url: string; title: string; heading?: string |
 /**
  * Questions answered by the page that states what they ask for, in whatever words, and declined where no
  * page states it (docs/retrieval.md): how the business is paid, whether it delivers, whether a booking
- * can be changed, whether it gives a discount, whether it takes people on. Their own words are on most
+ * can be changed, whether it gives a discount, whether it takes people on, facts about the business itself
+ * (free quotes, family-run, insured). Their own words are on most
  * sites in other senses ("pay-and-display parking", "venue hire", "when the job is finished") or on none
  * ("deliver" of a shop that says "delivery"), so neither their presence nor their absence decides; what
  * the answer must state means the same on every site.
@@ -75,5 +77,11 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: st
 /** What the question asks a page to state, when it is such a question. */
 export function statedQuestion(message: string): StatedQuestion | undefined {
   const kind = KINDS.find(([asks]) => asks(message))?.[1];
-  return typeof kind === 'function' ? kind(message) : kind;
+  if (kind) return typeof kind === 'function' ? kind(message) : kind;
+  // A fact about the business itself (business-facts-question.ts: free quotes, family-run, insured).
+  const fact = businessFactAsked(message);
+  if (!fact) return undefined;
+  const { states, searchWords } = BUSINESS_FACTS[fact];
+  const says = inOneSentence((text) => states.test(foldForIntent(text)));
+  return { states: says, preferred: (p) => says(p.content), searchWords };
 }
