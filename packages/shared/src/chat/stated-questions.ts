@@ -13,10 +13,10 @@ type Passage = { content: string; url: string; title: string; heading?: string |
  * Questions answered by the page that states what they ask for, in whatever words, and declined where no
  * page states it (docs/retrieval.md): how the business is paid, whether it delivers, whether a booking
  * can be changed, whether it gives a discount, whether it takes people on, facts about the business itself
- * (free quotes, family-run, insured). Their own words are on most
- * sites in other senses ("pay-and-display parking", "venue hire", "when the job is finished") or on none
- * ("deliver" of a shop that says "delivery"), so neither their presence nor their absence decides; what
- * the answer must state means the same on every site.
+ * (free quotes, family-run, insured). Their own words are on most sites in other senses ("pay-and-display
+ * parking", "venue hire", "when the job is finished") or on none ("deliver" of a shop that says
+ * "delivery"), so neither their presence nor their absence decides; what the answer must state means the
+ * same on every site.
  */
 export interface StatedQuestion {
   /** Whether a text states what the question asks for. */
