@@ -1,6 +1,6 @@
 import { asksForDelivery } from '../../chat/delivery-question.ts';
 import { namesIn } from '../../chat/ranking.ts';
-import { detectLeadIntent } from '../../intent/classifier.ts';
+import { detectLeadIntent, foldForIntent } from '../../intent/classifier.ts';
 import { contactOfferReply, dontKnowReply, notMentionedLead, replyLanguage } from './canned-replies.ts';
 import type { ChatInput, ChatOutput, ChatPassage, ChatProvider } from './chat-provider.ts';
 import { stripCitationMarks } from './citations.ts';
@@ -54,10 +54,11 @@ export function composeExtractiveAnswer(input: ChatInput): ChatOutput {
  */
 function unnamedPlaces(message: string, passages: ChatPassage[]): string[] {
   if (!asksForDelivery(message)) return [];
-  const said = passages.map((p) => `${p.title} ${p.heading ?? ''} ${p.content}`.toLowerCase()).join(' ');
+  // Accents folded both sides: "México" asked of a page that says "Mexico".
+  const said = foldForIntent(passages.map((p) => `${p.title} ${p.heading ?? ''} ${p.content}`).join(' '));
   const typed = message.match(/\p{L}+/gu) ?? [];
   return namesIn(message)
-    .filter((name) => !said.includes(name))
+    .filter((name) => !said.includes(foldForIntent(name)))
     .map((name) => typed.find((w) => w.toLowerCase() === name) ?? name);
 }
 
