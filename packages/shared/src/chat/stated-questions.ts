@@ -51,6 +51,11 @@ const namesJobs = namedFor(JOBS_NAME);
 const changesBooking = inOneSentence(statesBookingChange);
 const givesDiscount = inOneSentence(statesDiscount);
 
+/** A question any passage stating it answers as well as another: none preferred. */
+function anyStating(states: (text: string) => boolean, searchWords: string): StatedQuestion {
+  return { states, preferred: (p) => states(p.content), searchWords };
+}
+
 const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: string) => StatedQuestion)][] = [
   [asksForPaymentMethod, { states: statesPaymentMethod, preferred: (p) => statesOwnPaymentMethod(p.content) }],
   [
@@ -61,27 +66,31 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: st
       searchWords: DELIVERY_SEARCH_WORDS,
     },
   ],
-  [asksForBookingChange, { states: changesBooking, preferred: (p) => changesBooking(p.content), searchWords: BOOKING_CHANGE_SEARCH_WORDS }],
+  [asksForBookingChange, anyStating(changesBooking, BOOKING_CHANGE_SEARCH_WORDS)],
   [
     asksForDiscount,
     (message) => {
       // A discount for the group asked about ("students"), when it names one.
       const group = discountGroupAsked(message);
-      const states = (text: string) => givesDiscount(text) && (!group || group.test(foldForIntent(text)));
-      return { states, preferred: (p) => states(p.content), searchWords: DISCOUNT_SEARCH_WORDS };
+      return anyStating((text) => givesDiscount(text) && (!group || group.test(foldForIntent(text))), DISCOUNT_SEARCH_WORDS);
     },
   ],
   [asksForJobs, { states: statesJobs, preferred: (p) => statesJobs(p.content) && namesJobs(p), searchWords: JOBS_SEARCH_WORDS }],
+  // Facts about the business itself (business-facts-question.ts: free quotes, family-run, insured).
+  ...(Object.keys(BUSINESS_FACTS) as (keyof typeof BUSINESS_FACTS)[]).map((fact): [(message: string) => boolean, StatedQuestion] => {
+    const { states, searchWords } = BUSINESS_FACTS[fact];
+    return [
+      (message) => businessFactAsked(message) === fact,
+      anyStating(
+        inOneSentence((text) => states.test(foldForIntent(text))),
+        searchWords,
+      ),
+    ];
+  }),
 ];
 
 /** What the question asks a page to state, when it is such a question. */
 export function statedQuestion(message: string): StatedQuestion | undefined {
   const kind = KINDS.find(([asks]) => asks(message))?.[1];
-  if (kind) return typeof kind === 'function' ? kind(message) : kind;
-  // A fact about the business itself (business-facts-question.ts: free quotes, family-run, insured).
-  const fact = businessFactAsked(message);
-  if (!fact) return undefined;
-  const { states, searchWords } = BUSINESS_FACTS[fact];
-  const says = inOneSentence((text) => states.test(foldForIntent(text)));
-  return { states: says, preferred: (p) => says(p.content), searchWords };
+  return typeof kind === 'function' ? kind(message) : kind;
 }
