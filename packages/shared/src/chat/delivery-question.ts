@@ -1,3 +1,4 @@
+import { DELIVERY_WORDS } from '../db/pages.ts';
 import { foldForIntent } from '../intent/classifier.ts';
 
 /**
@@ -54,7 +55,7 @@ export function statesDelivery(text: string): boolean {
  * pages that mention delivering, the one about it ("returns from abroad" on a returns page names Royal
  * Mail's label). Read by stated-questions.ts namedFor.
  */
-export const DELIVERY_NAME = /\b(?:deliver(?:y|ies)?|shipping|postage|envios?|entregas?|livraisons?|lieferung|versand)\b/;
+export const DELIVERY_NAME = new RegExp(String.raw`\b(?:${DELIVERY_WORDS})\b`);
 
 /** The words searched beside a delivery question's own (as context words): what pages say it with. */
 export const DELIVERY_SEARCH_WORDS = 'delivery deliver shipping ship postage envio entrega livraison lieferung versand';

@@ -65,9 +65,12 @@ const AMOUNT = String.raw`\$\s?(\d{2,}|\d[.,]\d\d\M)|[€£¥₹]\s?\d|\d\s?[€
 // ("Ticket | Price"); not "cost", which a delivery table's column is.
 const PRICE_NAMED = String.raw`\m(price|prices|pricing|fees|rates|tariffs?|tarifs?|precios|tarifas|preise|preisliste|precos|preços|prix)\M`;
 const PRICE_COLUMN = String.raw`\|\s*(price|prices|fee|fees|rate|rates|precio|tarifa|prix|tarif|preis|preço|preco)\s*(\||\n|$)`;
+/** What names a page or a section for delivery, in the five languages (here and in chat/delivery-question.ts). */
+export const DELIVERY_WORDS =
+  'delivery|deliveries|shipping|postage|envios?|envíos?|gastos de envio|versand|lieferung|livraisons?|frais de port|frete|entregas?';
 // A page or a section of what comes on top of the prices — delivery, shipping, postage — in the five
 // languages: a shop's delivery table states more amounts than a product page, and is not its prices.
-const ANCILLARY_NAMED = String.raw`\m(delivery|shipping|postage|envios?|envíos?|gastos de envio|versand|lieferung|livraison|frais de port|frete|entrega)\M`;
+const ANCILLARY_NAMED = String.raw`\m(${DELIVERY_WORDS})\M`;
 
 // A page about the business, by its address' last part (its words in order of how surely they mean it:
 // "about-us" before "what-is" before "introduction" before "overview") or by its title.
