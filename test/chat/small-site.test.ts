@@ -187,7 +187,6 @@ const SAAS_UNANSWERABLE = [
   'Is there a Linux desktop app?',
   'Do you integrate with Salesforce?',
   'Are you SOC 2 certified?',
-  'Can I pay in bitcoin?',
 ];
 
 // A plumber's site (services with prices, areas as a list of towns, FAQ, contact; the firm's name in
@@ -546,11 +545,12 @@ describe('small sites', () => {
   it('a dental practice: the same, on questions written before its answers were looked at', async () => {
     const { score } = await askSite('dental', 'Riverside Dental Practice');
     const { right, declined } = await score(DENTAL, DENTAL_UNANSWERABLE);
-    // 9 of 12 and 6 of 6 (the misses: "instalments" goes to the parking's "pay-and-display", "toothache"
-    // and "scared" are words no page relates). "Saturday" went to the home page's "outside opening hours"
-    // until a day named searched "weekend" too (the contact page: "We are closed at weekends").
-    expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(8);
-    expect(right).toContain('Are you open on Saturday?');
+    // 10 of 12 and 6 of 6 (the misses: "toothache" and "scared" are words no page relates). "Saturday" went
+    // to the home page's "outside opening hours" until a day named searched "weekend" too (the contact
+    // page: "We are closed at weekends"); "instalments" to the parking's "pay-and-display" until paying over
+    // time was a question the page stating it answers (instalments-question.ts): "can be spread over 12 months".
+    expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(9);
+    expect(right).toEqual(expect.arrayContaining(['Are you open on Saturday?', 'Can I pay in instalments?']));
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(5);
   });
 
@@ -621,9 +621,10 @@ describe('small sites', () => {
   it('a software product: its pricing table, its FAQ, and the names of products it does not work with', async () => {
     const { ask, score } = await askSite('saas', 'Tallyboard', 6);
     const { right, declined } = await score(SAAS, SAAS_UNANSWERABLE);
-    // 17 of 18 (the miss: "SSO"), 5 of 6 ("bitcoin" in lower case is no name: answered with the payment methods).
+    // 17 of 18 (the miss: "SSO"), 5 of 5. "Can I pay in bitcoin?", once among the questions to decline, is
+    // answered with the ways it is paid, under a lead that says the site does not mention bitcoin (below).
     expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(16);
-    expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(5);
+    expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(4);
     // A question about the trial is answered, not taken for a request for one.
     const trial = await ask('do I need a credit card for the trial');
     expect(trial.leadCaptureIntent).toBe(false);
@@ -722,12 +723,14 @@ describe('small sites', () => {
   it('a Spanish hair salon, asked and answered in Spanish', async () => {
     const { ask, score } = await askSite('peluqueria', 'Peluquería Lucía');
     const { right, declined } = await score(PELUQUERIA, PELUQUERIA_UNANSWERABLE);
-    // 9 of 10 (the miss: "niño" and "cortar" are "infantil" and "corte" on the page), 5 of 6: "tenéis" and
+    // 9 of 10 (the miss: "niño" and "cortar" are "infantil" and "corte" on the page), 6 of 6: "tenéis" and
     // "hacéis" counted as words the site lacks until a lexeme was a stop word only by the words stemming to
-    // it; now "¿Tenéis tarjetas regalo?" is half missing, and answered with the cards the salon accepts.
+    // it; "¿Tenéis tarjetas regalo?" was then half missing, and answered with the cards the salon accepts
+    // ("Aceptamos tarjeta…") until gift cards were a question only a page naming them answers.
     expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(7);
     expect(right).toContain('¿Puedo pagar con Bizum?');
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(5);
+    expect(declined).toContain('¿Tenéis tarjetas regalo?');
     for (const question of ['¿Tenéis parking?', '¿Hacéis manicura?']) expect((await ask(question)).answer, question).toMatch(/^No lo sé/);
   });
 
@@ -738,8 +741,9 @@ describe('small sites', () => {
     // "Microchip | £25" row stands beside "Cat spay" (close in the index, not in one sentence); now the
     // services page's "It is a legal requirement for dogs and, since June 2024, cats…". Unanswered
     // wrongly: "pet food" (the fasting before an operation), "dog grooming" (the dogs' vaccinations).
+    // "Can I pay monthly?" quoted "We accept cards, cash and Apple Pay"; now the Pet Health Club's "£14.50 a month".
     expect(right.length, `answered from the right page: ${right.join(' | ')}`).toBeGreaterThanOrEqual(17);
-    expect(right).toContain('Do I have to microchip my cat?');
+    expect(right).toEqual(expect.arrayContaining(['Do I have to microchip my cat?', 'Can I pay monthly?']));
     expect(declined.length, `declined: ${declined.join(' | ')}`).toBeGreaterThanOrEqual(3);
     // The contact page's line of details is no heading of the sentence under it.
     expect((await ask('Can I get a repeat prescription?')).answer).toMatch(/^Contact us: Repeat prescriptions: order online/);
@@ -850,6 +854,19 @@ describe('small sites', () => {
     // feature's "let clients pay online by card", which holds both words.
     const saas = await askSite('saas', 'Tallyboard', 6);
     expect((await saas.ask('Can I pay by card?')).answer).toMatch(/^Payment: We accept Visa, Mastercard, American Express and PayPal\./);
+    // A way of paying the page names in other words ("American Express") is no way it does not mention; one it
+    // does not name gets a lead saying so — the ways it takes read as a yes. "Do you take Amex?" quoted the
+    // integrations page's "Payments: Let clients pay invoices online with Stripe or PayPal", a product's feature.
+    expect((await saas.ask('Do you take Amex?')).answer).toMatch(/^Payment: We accept Visa, Mastercard, American Express and PayPal\./);
+    for (const [question, typed] of [
+      ['Can I pay in bitcoin?', 'bitcoin'],
+      ['do you take cash?', 'cash'],
+    ])
+      expect((await saas.ask(question as string)).answer, question).toMatch(
+        new RegExp(
+          `^Tallyboard's website doesn't mention ${typed}\\. It says: Payment: We accept Visa, Mastercard, American Express and PayPal\\.`,
+        ),
+      );
     for (const [dir, name, pages] of [
       ['accountant', 'Fenwick & Hale', 5],
       ['solicitor', 'Marsh Cooper Solicitors', 6],
@@ -857,9 +874,24 @@ describe('small sites', () => {
     ] as const) {
       const { ask } = await askSite(dir, name, pages);
       const answer = await ask('Can I pay by card?');
-      if (dir === 'accountant') expect(answer.answer).toBe('Our fees are fixed and paid monthly by direct debit. Prices exclude VAT. [1]');
+      if (dir === 'accountant')
+        expect(answer.answer).toBe(
+          "Fenwick & Hale's website doesn't mention card. It says: Our fees are fixed and paid monthly by direct debit. Prices exclude VAT. [1]",
+        );
       else expect(answer.sources, dir).toEqual([]);
     }
+  });
+
+  it('answers whether the bill can be paid over time from the page that says so, and declines where none says it', async () => {
+    // Credit ("finance", "instalments") is stated as credit; paying by the month by so much a month too.
+    const plumber = await askSite('plumber', 'Aire Valley Plumbing & Heating', 5);
+    expect((await plumber.ask('Do you offer finance?')).answer).toBe('Boilers: Finance is available on new boiler installations. [1]');
+    const yoga = await askSite('yoga', 'Oakfield Yoga');
+    expect((await yoga.ask('Can I pay monthly?')).answer).toMatch(/^Membership: Unlimited classes for £75 a month/);
+    expect((await yoga.ask('Do you offer finance?')).sources).toEqual([]);
+    // Gift cards: the page naming them, in whatever words the question is put.
+    const shop = await askSite('shop', 'Wren & Thistle', 6);
+    expect((await shop.ask('How long is a gift voucher valid?')).answer).toMatch(/valid for two years\. \[1\]$/);
   });
 
   it('answers whether the business delivers from the page that says how, in whatever words, and declines where none says it', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
+import { asksForPaymentMethod, paymentMethodsUnsaid, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
 
 describe('payment-method questions', () => {
   it.each([
@@ -61,7 +61,31 @@ describe('payment-method questions', () => {
     for (const text of [
       'Set up recurring invoices, and let clients pay online by card.',
       'Let clients pay invoices online with Stripe or PayPal.',
+      // A feature's section headed as a business's own payments are.
+      'Payments: Let clients pay invoices online with Stripe or PayPal.',
     ])
       expect(statesOwnPaymentMethod(text), text).toBe(false);
+  });
+
+  it('names the ways of paying a question asks about that a text does not say, as typed', () => {
+    const page = 'Paying: We accept cards, cash and Apple Pay. Treatment checks are free.';
+    expect(paymentMethodsUnsaid('Can I pay in Bitcoin?', page)).toEqual(['Bitcoin']);
+    expect(paymentMethodsUnsaid('Do you take Amex?', page)).toEqual(['Amex']);
+    // A cheque is not a health check.
+    expect(paymentMethodsUnsaid('Do you accept cheques?', page)).toEqual(['cheques']);
+    expect(paymentMethodsUnsaid('¿Puedo pagar con Bizum?', page)).toEqual(['Bizum']);
+    // Said in other words: "Visa" and "contactless" are cards; "contactless" takes Apple Pay; a page in Spanish its "tarjeta".
+    for (const [question, text] of [
+      ['Can I pay by credit card?', 'We accept Visa and Mastercard.'],
+      ['Can I pay with Google Pay?', 'We take cash and contactless payments.'],
+      ['Do you take cash?', page],
+      ['Can I pay by card?', 'Aceptamos tarjeta, efectivo y Bizum.'],
+      ['Can I pay by check?', 'We accept personal checks and cash.'],
+    ])
+      expect(paymentMethodsUnsaid(question as string, text as string), question).toEqual([]);
+    // "Direct debit" says nothing of cards.
+    expect(paymentMethodsUnsaid('Can I pay by card?', 'Our fees are paid monthly by direct debit.')).toEqual(['card']);
+    // Only of a question how the business is paid.
+    expect(paymentMethodsUnsaid('What is bitcoin?', page)).toEqual([]);
   });
 });

@@ -46,12 +46,66 @@ export function statesPaymentMethod(text: string): boolean {
 const OWN_PAYMENT =
   /\b(?:we|you can|you may|you will|you'll)\b[^.]{0,40}\b(?:accept|take|pay|paid)\b|\b(?:accepted|payable)\b|\b(?:are|is|be)\s+(?:\w+\s+){0,3}paid\b|^\W*(?:paying|payments?)\b|\b(?:aceptamos|acceptons|akzeptieren wir|aceitamos)\b/;
 
+// How a product lets its users be paid: "Payments: Let clients pay invoices online with Stripe or PayPal".
+const OTHERS_PAYMENT =
+  /\b(?:let|lets|allow|allows|enable|enables|help|helps)\s+(?:your\s+)?(?:clients|customers|users|guests|buyers|members)\b|\bfrom (?:your )?(?:clients|customers)\b/;
+
 /** A text that says how the business itself is paid (statesPaymentMethod, in the words of its own payments). */
 export function statesOwnPaymentMethod(text: string): boolean {
   return (
     statesPaymentMethod(text) &&
     foldForIntent(text)
       .split(/(?<=[.!?])\s+|\n+/)
-      .some((part) => OWN_PAYMENT.test(part) && statesPaymentMethod(part))
+      .some((part) => OWN_PAYMENT.test(part) && !OTHERS_PAYMENT.test(part) && statesPaymentMethod(part))
   );
+}
+
+/**
+ * Ways of paying as a question names them, each with the words a page says it with: a page that says
+ * "Visa, Mastercard" or "contactless" says it takes cards, one that says "contactless" takes Apple Pay.
+ */
+const METHOD_NAMES: [asked: RegExp, said: RegExp][] = [
+  [
+    /\b(?:(?:credit|debit) )?cards?\b|\btarjetas?(?! regalo)\b|\bcartes? (?:bancaires?|bleues?|de credit)\b|\b(?:kredit|ec-)?karten?\b|\bcart(?:ao|oes)(?! presente)\b/,
+    /\bcards?\b|\bvisa\b|\bmastercard\b|\bmaestro\b|\bamex\b|\bamerican express\b|\bcontactless\b|\btarjetas?\b|\bcartes?\b|\bkarten?\b|\bkreditkarten?\b|\bcart(?:ao|oes)\b/,
+  ],
+  [
+    /\bcash\b|\befectivo\b|\bespeces\b|\bbargeld\b|\bdinheiro\b/,
+    /\bcash\b|\befectivo\b|\bespeces\b|\bbargeld\b|\bin bar\b|\bbarzahlung\b|\bdinheiro\b/,
+  ],
+  [
+    /\b(?:bank )?transfers?\b|\btransferencia\b|\bvirement\b|\buberweisung\b|\bbacs\b/,
+    /\btransfers?\b|\bbacs\b|\btransferencia\b|\bvirement\b|\buberweisung\b/,
+  ],
+  [/\bapple ?pay\b/, /\bapple ?pay\b|\bcontactless\b|\bsin contacto\b|\bsans contact\b|\bkontaktlos\b/],
+  [/\bgoogle ?pay\b/, /\bgoogle ?pay\b|\bcontactless\b|\bsin contacto\b|\bsans contact\b|\bkontaktlos\b/],
+  // A page's "checks" are health checks and safety checks: a cheque it takes is "cheque", or a check paid with.
+  [/\bcheques?\b|\bchecks?\b/, /\bcheques?\b|\b(?:by|personal|bank) checks?\b|\bchecks? (?:payable|accepted)\b/],
+  [/\bamex\b|\bamerican express\b/, /\bamex\b|\bamerican express\b/],
+  [/\bbitcoin\b|\bcrypto(?:currenc(?:y|ies))?\b/, /\bbitcoin\b|\bcrypto/],
+  ...['paypal', 'bizum', 'klarna', 'visa', 'mastercard', 'contactless', 'direct debit', 'pix', 'mb way', 'invoice'].map(
+    (name): [RegExp, RegExp] => [new RegExp(String.raw`\b${name}\b`), new RegExp(String.raw`\b${name}`)],
+  ),
+];
+
+/**
+ * The ways of paying a question how the business is paid names ("Can I pay in *bitcoin*?") that a text
+ * — the passages found for it — does not say, as typed: the page that says how it is paid answers (the
+ * ways it takes), which the visitor should read as what the site says, not as a yes.
+ */
+export function paymentMethodsUnsaid(message: string, text: string): string[] {
+  if (!asksForPaymentMethod(message)) return [];
+  // Accents and case folded as foldForIntent does, keeping every character's place: the name as typed is cut from the message.
+  const unaccented = message.normalize('NFKD').replace(/\p{M}/gu, '');
+  const folded = unaccented
+    .toLowerCase()
+    .replace(/[\u2018\u2019\u00b4`]/g, "'")
+    .replace(/\s/g, ' ');
+  const said = foldForIntent(text);
+  const unsaid: string[] = [];
+  for (const [asked, sayings] of METHOD_NAMES) {
+    const found = asked.exec(folded);
+    if (found && !sayings.test(said)) unsaid.push(unaccented.slice(found.index, found.index + found[0].length));
+  }
+  return unsaid;
 }

@@ -3,6 +3,8 @@ import { asksForBookingChange, BOOKING_CHANGE_SEARCH_WORDS, statesBookingChange 
 import { BUSINESS_FACTS, businessFactAsked } from './business-facts-question.ts';
 import { asksForDelivery, DELIVERY_NAME, DELIVERY_SEARCH_WORDS, statesDelivery } from './delivery-question.ts';
 import { asksForDiscount, DISCOUNT_SEARCH_WORDS, discountGroupAsked, statesDiscount } from './discount-question.ts';
+import { asksForGiftCard, GIFT_CARD_SEARCH_WORDS, statesGiftCard } from './gift-card-question.ts';
+import { INSTALMENTS_SEARCH_WORDS, instalmentsAsked, statesInstalments } from './instalments-question.ts';
 import { asksForJobs, JOBS_NAME, JOBS_SEARCH_WORDS, statesJobs } from './jobs-question.ts';
 import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
 
@@ -13,7 +15,7 @@ type Passage = { content: string; url: string; title: string; heading?: string |
  * Questions answered by the page that states what they ask for, in whatever words, and declined where no
  * page states it (docs/retrieval.md): how the business is paid, whether it delivers, whether a booking
  * can be changed, whether it gives a discount, whether it takes people on, facts about the business itself
- * (free quotes, family-run, insured). Their own words are on most sites in other senses ("pay-and-display
+ * (free quotes, family-run, insured), whether the bill can be paid over time, gift cards. Their own words are on most sites in other senses ("pay-and-display
  * parking", "venue hire", "when the job is finished") or on none ("deliver" of a shop that says
  * "delivery"), so neither their presence nor their absence decides; what the answer must state means the
  * same on every site.
@@ -57,6 +59,19 @@ function anyStating(states: (text: string) => boolean, searchWords: string): Sta
 }
 
 const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: string) => StatedQuestion)][] = [
+  // Gift cards before the ways of paying ("Can I pay with a gift card?"), paying over time before them too
+  // ("can I pay monthly by direct debit?"): each names a way of paying.
+  [asksForGiftCard, anyStating(inOneSentence(statesGiftCard), GIFT_CARD_SEARCH_WORDS)],
+  [
+    (message) => instalmentsAsked(message) !== undefined,
+    (message) => {
+      const asked = instalmentsAsked(message) ?? 'credit';
+      return anyStating(
+        inOneSentence((text) => statesInstalments(text, asked)),
+        INSTALMENTS_SEARCH_WORDS,
+      );
+    },
+  ],
   [asksForPaymentMethod, { states: statesPaymentMethod, preferred: (p) => statesOwnPaymentMethod(p.content) }],
   [
     asksForDelivery,

@@ -1,4 +1,5 @@
 import { asksForDelivery } from '../../chat/delivery-question.ts';
+import { paymentMethodsUnsaid } from '../../chat/payment-question.ts';
 import { namesIn } from '../../chat/ranking.ts';
 import { detectLeadIntent, foldForIntent } from '../../intent/classifier.ts';
 import { contactOfferReply, dontKnowReply, notMentionedLead, replyLanguage } from './canned-replies.ts';
@@ -40,22 +41,24 @@ export function composeExtractiveAnswer(input: ChatInput): ChatOutput {
   const first = input.passages[0] as ChatPassage;
   let answer = composed.text || `${stripCitationMarks(first.content).split(/\s+/).slice(0, 60).join(' ')}… [1]`;
   const used = composed.text ? composed.used.map((i) => (input.passages[i] as ChatPassage).id) : [first.id];
-  const unnamed = unnamedPlaces(input.focus ?? input.message, input.passages);
+  const unnamed = unnamedThings(input.focus ?? input.message, input.passages);
   if (unnamed.length > 0) answer = `${notMentionedLead(unnamed, input.clientName, lang)} ${answer}`;
   if (leadCaptureIntent) answer += `\n\n${contactOfferReply(input.clientName, lang)}`;
   return { answer, usedPassageIds: used, leadCaptureIntent };
 }
 
 /**
- * The places a question whether the business delivers names ("Do you deliver to *Australia*?") that no
- * passage found for it names — a place the site names is a word of the question the search ranks by, so
- * its pages are among them: the delivery page answers it (stated-questions.ts) with where the business
- * delivers, which the visitor should read as what the site says, not as a yes. As typed.
+ * What a question names that no passage found for it names, as typed: the places a question whether the
+ * business delivers names ("Do you deliver to *Australia*?"), the ways of paying one how it is paid names
+ * ("Can I pay in *bitcoin*?"). A thing the site names is a word of the question the search ranks by, so
+ * its pages are among them: the page that says where the business delivers, how it is paid
+ * (stated-questions.ts) answers, which the visitor should read as what the site says, not as a yes.
  */
-function unnamedPlaces(message: string, passages: ChatPassage[]): string[] {
-  if (!asksForDelivery(message)) return [];
+function unnamedThings(message: string, passages: ChatPassage[]): string[] {
+  const text = passages.map((p) => `${p.title} ${p.heading ?? ''} ${p.content}`).join(' ');
+  if (!asksForDelivery(message)) return paymentMethodsUnsaid(message, text);
   // Accents folded both sides: "México" asked of a page that says "Mexico".
-  const said = foldForIntent(passages.map((p) => `${p.title} ${p.heading ?? ''} ${p.content}`).join(' '));
+  const said = foldForIntent(text);
   const typed = message.match(/\p{L}+/gu) ?? [];
   return namesIn(message)
     .filter((name) => !said.includes(foldForIntent(name)))
