@@ -829,6 +829,32 @@ describe('small sites', () => {
     expect((await yoga.ask('how often does it run?', sessionId)).answer).toMatch(/^Getting here: Buses 11 and 12 stop outside\./);
   });
 
+  it('answers a follow-up of its own topic from a page holding its words, and one of no words of its own about the last topic', async () => {
+    // The words of the question before are the follow-up's context: "is there parking?" after the opening
+    // hours was answered with "During opening hours, call us…" (the vet) and "Phone: … (during opening
+    // hours)" (the museum), pages holding the context words and none of the visitor's.
+    const vet = await askSite('vet', 'Riverside Vets', 6);
+    const museum = await askSite('museum', 'Saltmarsh Museum', 6);
+    for (const [site, parking] of [
+      [vet, /^Is there parking\? We have eight free spaces/],
+      [museum, /^Getting here: The nearest car park is Gorrell Tank/],
+    ] as const) {
+      const hours = await site.ask('What are your opening hours?');
+      expect((await site.ask('is there parking?', hours.sessionId)).answer).toMatch(parking);
+    }
+    const hours = await museum.ask('What are your opening hours?');
+    expect((await museum.ask('and on Sundays?', hours.sessionId)).answer).toMatch(
+      /^Opening times: April to October — Days: Tuesday to Sunday/,
+    );
+    // "how much?" names nothing: it asks the price of the last topic, and a site without that topic declines
+    // it (the vet quoted "All prices include VAT" for implants it does not do).
+    const dental = await askSite('dental', 'Riverside Dental Practice');
+    const implants = await dental.ask('Do you do implants?');
+    expect((await dental.ask('how much?', implants.sessionId)).answer).toMatch(/A single implant including the crown costs from £2,400/);
+    const none = await vet.ask('Do you do implants?');
+    expect((await vet.ask('how much?', none.sessionId)).sources).toEqual([]);
+  });
+
   it('reads "bring" as the frame of a question about the thing brought, as a verb of trade', async () => {
     // "Can I bring my dog?" was answered with "…bring a list of any medicines you take": "bring" held, "dog" absent, half missing.
     const { ask } = await askSite('dental', 'Riverside Dental Practice');

@@ -112,6 +112,8 @@ export async function retrieve(
   },
 ): Promise<RetrievalResult> {
   const params = settings.ranking ?? DEFAULT_RANKING;
+  // A follow-up's rewrite whose focus is the visitor's own message (not the topic a follow-up naming none points back at).
+  const ownFocus = input.focus !== undefined && input.query.trimEnd().endsWith(input.focus.trim());
   input = {
     ...input,
     ...searchedQuery(input.query, input.focus),
@@ -148,6 +150,7 @@ export async function retrieve(
     { ...settings, ranking: params },
     input.pageUrl,
     apart,
+    ownFocus,
   );
   return {
     passages,
@@ -173,6 +176,8 @@ export function answerablePassages(
   pageUrl?: string,
   /** Whether the question's words stand apart (wordsApart), as retrieve() confirmed it on every chunk. */
   apart = wordsApart(result.candidates, result, settings.ranking ?? DEFAULT_RANKING),
+  /** Whether the focus words are a follow-up's own message, the words in front of it the last question's (ownWordsFirst). */
+  ownFocus = false,
 ): { passages: RankedPassage[]; absent: number } {
   const params = settings.ranking ?? DEFAULT_RANKING;
   const absent = absentShare(result, params, { misspelt: new Set(result.misspelt), message });
@@ -218,6 +223,7 @@ export function answerablePassages(
   }
   if (result.candidates.length === 0 || absent >= absentLimit(params, result.corpusDocs) || apart) return { passages: [], absent };
   let passages = rankPassages(result.candidates, result, settings, pageUrl);
+  if (ownFocus) passages = ownWordsFirst(passages, result, settings, pageUrl);
   // A price asked per a unit ("per hour") is stated per that unit ("£19 an hour").
   const unit = rateUnitAsked(message);
   const statesAsked = unit ? (text: string) => statesRate(text, unit) : statesPrice;
@@ -243,6 +249,33 @@ export function answerablePassages(
   const best = passages[0]?.url;
   if (asksForPrice(message) && !passages.some((p) => p.url === best && statesAsked(p.content))) return { passages: [], absent };
   return { passages, absent };
+}
+
+/**
+ * A follow-up's rewrite (the last question's words in front of the visitor's, as context words): what it
+ * asks is the visitor's own words, the words before them only where. A best page holding none of the
+ * visitor's telling words gives way to the best-ranked page holding every one — "is there parking?" after
+ * "what are your opening hours?" was answered with "Phone: … (during opening hours)", "and on Sundays?"
+ * with the same line beside a table of opening days.
+ */
+function ownWordsFirst(
+  passages: RankedPassage[],
+  result: CandidateResult,
+  settings: Pick<RetrievalSettings, 'passages' | 'ranking'>,
+  pageUrl: string | undefined,
+): RankedPassage[] {
+  const best = passages[0];
+  if (!best) return passages;
+  const params = settings.ranking ?? DEFAULT_RANKING;
+  const weights = termWeights(result, params);
+  const own = weights.flatMap((w, i) => (w > 0 && result.termFocus[i] !== false ? [i] : []));
+  const held = wordsHeld(passages, result, params);
+  if (own.length === 0 || (held.get(best.url)?.size ?? 0) > 0) return passages;
+  const holdsOwn = (url: string) => own.every((i) => held.get(url)?.has(i));
+  const first = pageFirst(passages, () => true, holdsOwn);
+  if (first) return first;
+  const stating = bestStating(everyCandidate(result, settings, pageUrl), result, params, () => true, own);
+  return stating.length > 0 ? [...stating, ...passages.filter((p) => p.url !== stating[0]?.url)] : passages;
 }
 
 /** Every candidate ranked as passages, no page dropped: where bestStating looks past the answer's pages. */

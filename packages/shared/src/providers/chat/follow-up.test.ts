@@ -112,5 +112,8 @@ describe('follow-up heuristic', () => {
     // A follow-up naming a topic of its own, or a message standing alone, is its own focus.
     expect(followUpFocus('does it have wifi?', rewriteFollowUp('does it have wifi?', parking), parking)).toBe('does it have wifi?');
     expect(followUpFocus('is it free?', 'is it free?', [])).toBe('is it free?');
+    // A follow-up of no word of its own asks it of the topic, in its own words too ("how much?" still asks a price).
+    const implants = turns('Do you do implants?');
+    expect(followUpFocus('how much?', rewriteFollowUp('how much?', implants), implants)).toBe('implants how much?');
   });
 });

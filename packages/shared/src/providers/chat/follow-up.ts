@@ -105,12 +105,16 @@ export function namesNoTopic(message: string): boolean {
  * bus?" for "how often does it run?", not the "free" asked before it); all of them when none is.
  */
 export function followUpFocus(message: string, query: string, history: ChatTurn[]): string {
-  if (query === message || !query.endsWith(message) || !namesNoTopic(message)) return message;
+  if (query === message || !query.endsWith(message)) return message;
+  // A follow-up of no word of its own ("how much?", "when?") asks it of the topic: the topic's words and its own are the focus.
+  const ownless = contentTerms(message).length === 0;
+  if (!ownless && !namesNoTopic(message)) return message;
   const context = query.slice(0, -message.length).split(/\s+/).filter(Boolean);
   const asked = history.filter((t) => t.role === 'user').map((t) => t.content);
   const named = new Set(analyze(asked.findLast((q) => !namesNoTopic(q)) ?? asked.at(-1) ?? '').map((t) => t.stem));
   const topic = context.filter((w) => analyze(w).some((t) => named.has(t.stem)));
-  return (topic.length > 0 ? topic : context).join(' ');
+  const words = (topic.length > 0 ? topic : context).join(' ');
+  return ownless ? `${words} ${message}` : words;
 }
 
 /** The message with the previous user turn's key terms in front when it is a follow-up. */
