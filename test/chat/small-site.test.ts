@@ -853,6 +853,12 @@ describe('small sites', () => {
     expect((await dental.ask('how much?', implants.sessionId)).answer).toMatch(/A single implant including the crown costs from £2,400/);
     const none = await vet.ask('Do you do implants?');
     expect((await vet.ask('how much?', none.sessionId)).sources).toEqual([]);
+    // Nor does "is there a charge?": a guest house declined it after "Can I bring my dog?" ("charge" is on none of its pages).
+    const bnb = await askSite('bnb', 'Seaview House', 5);
+    const dog = await bnb.ask('Can I bring my dog?');
+    expect((await bnb.ask('is there a charge?', dog.sessionId)).answer).toBe(
+      'Well-behaved dogs are welcome in two of our rooms for £15 per stay. [1]',
+    );
   });
 
   it('reads "bring" as the frame of a question about the thing brought, as a verb of trade', async () => {

@@ -681,7 +681,7 @@ export const PRICE_STEMS: ReadonlySet<string> = new Set(
 );
 
 /** The words (stems) a question for a time asks with: what time something opens, closes, starts or ends. */
-const TIME_STEMS = new Set('time hour open close shut start begin end finish'.split(' '));
+export const TIME_STEMS: ReadonlySet<string> = new Set('time hour open close shut start begin end finish'.split(' '));
 
 /**
  * When the visitor asks about (stems): a day, a time of day or how often ("every night", "daily"), a

@@ -115,5 +115,11 @@ describe('follow-up heuristic', () => {
     // A follow-up of no word of its own asks it of the topic, in its own words too ("how much?" still asks a price).
     const implants = turns('Do you do implants?');
     expect(followUpFocus('how much?', rewriteFollowUp('how much?', implants), implants)).toBe('implants how much?');
+    // So does one asking only a price, a time or a measure of it; a day is a twist of its own.
+    const dog = turns('Can I bring my dog?');
+    expect(followUpFocus('is there a charge?', rewriteFollowUp('is there a charge?', dog), dog)).toBe('bring dog is there a charge?');
+    expect(followUpFocus('what time?', rewriteFollowUp('what time?', implants), implants)).toBe('implants what time?');
+    const hours = turns('What are your opening hours?');
+    expect(followUpFocus('and on Sundays?', rewriteFollowUp('and on Sundays?', hours), hours)).toBe('and on Sundays?');
   });
 });

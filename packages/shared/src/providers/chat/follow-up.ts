@@ -1,3 +1,4 @@
+import { PRICE_STEMS, TIME_STEMS } from '../../chat/ranking.ts';
 import { foldForIntent } from '../../intent/classifier.ts';
 import { termRarity } from '../embeddings/local-embedder.ts';
 import { analyze } from '../text/text-analysis.ts';
@@ -99,6 +100,17 @@ export function namesNoTopic(message: string): boolean {
 }
 
 /**
+ * Words (stems, as analyze() makes them: the ranking's lists are the search's lexemes) that ask something
+ * of a topic and name none: a price, a time, a measure. Not a day: "and on Sundays?" after the opening
+ * hours asks for a page naming Sundays, not one holding the hours' words ("Phone: … during opening hours").
+ */
+const ASKS_OF_A_TOPIC: ReadonlySet<string> = new Set(
+  [...PRICE_STEMS, ...TIME_STEMS, ...'long far often soon early late old big age'.split(' ')].flatMap((word) =>
+    analyze(word).map((t) => t.stem),
+  ),
+);
+
+/**
  * The words of a follow-up's rewrite (`query`, the message behind the words put in front of it) the
  * answer is about: the visitor's own message, or of a follow-up naming no topic (namesNoTopic) the words
  * put in front of it that are the last topic's — the last question that names one ("bus" of "is there a
@@ -106,8 +118,10 @@ export function namesNoTopic(message: string): boolean {
  */
 export function followUpFocus(message: string, query: string, history: ChatTurn[]): string {
   if (query === message || !query.endsWith(message)) return message;
-  // A follow-up of no word of its own ("how much?", "when?") asks it of the topic: the topic's words and its own are the focus.
-  const ownless = contentTerms(message).length === 0;
+  // A follow-up of no word of its own ("how much?", "when?"), or only of words asking a price, a time or a
+  // measure ("what time?", "how far?", "is there a charge?"), asks it of the topic: the topic's words and
+  // its own are the focus.
+  const ownless = contentTerms(message).every((t) => ASKS_OF_A_TOPIC.has(t.stem));
   if (!ownless && !namesNoTopic(message)) return message;
   const context = query.slice(0, -message.length).split(/\s+/).filter(Boolean);
   const asked = history.filter((t) => t.role === 'user').map((t) => t.content);
