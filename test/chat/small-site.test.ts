@@ -914,6 +914,20 @@ describe('small sites', () => {
     }
   });
 
+  it('answers how long the business has been going from the sentence that says since when, and declines where none does', async () => {
+    // It was answered with the home page's opening, which says since when on most sites and not on all: a
+    // tea shop quoted what it sells, an inn its "17th-century pub".
+    const teashop = await askSite('teashop', 'Leafline Tea Co.', 5);
+    expect((await teashop.ask('How long have you been in business?')).answer).toMatch(
+      /^About us: Leafline was started in 2018 by two friends/,
+    );
+    const hotel = await askSite('hotel', 'The Harbour Inn', 5);
+    expect((await hotel.ask('How long have you been in business?')).sources).toEqual([]);
+    // A section's name that says it: the vet's home page is headed "Caring for Bristol's pets since 1994".
+    const vet = await askSite('vet', 'Riverside Vets', 6);
+    expect((await vet.ask('how long have you been around?')).answer).toMatch(/^Caring for Bristol's pets since 1994: /);
+  });
+
   it('answers whether the bill can be paid over time from the page that says so, and declines where none says it', async () => {
     // Credit ("finance", "instalments") is stated as credit; paying by the month by so much a month too.
     const plumber = await askSite('plumber', 'Aire Valley Plumbing & Heating', 5);

@@ -95,9 +95,6 @@ const BUSINESS = [
   String.raw`what (?:kind of |kinds of |sort of )?(?:services?|products?|work) (?:do|can) (?:you|u)(?: guys)? (?:offer|provide|sell|do|have)`,
   String.raw`what (?:do|can) (?:you|u)(?: guys)? (?:offer|provide|sell)`,
   String.raw`(?:your )?(?:services|products)`,
-  // Its age, which a home page's opening states ("…since 2004"): "how long have you been in business?".
-  String.raw`how long (?:have|has) (?:you|u|you guys|the (?:business|company|shop)) been (?:in business|around|open|going|trading|operating|running)`,
-  String.raw`when (?:were|was) (?:you|u|the (?:business|company|shop)) (?:founded|established|started|set up)`,
   String.raw`(?:tell me )?(?:about|more about) (?:you|yourselves|your ${PLACE}|this ${PLACE})`,
   // Spanish
   String.raw`que (?:haceis|hacen|hace usted|haces)`,
@@ -160,8 +157,6 @@ const BY_NAME = [
   String.raw`whats {name}`,
   String.raw`who (?:is|are) {name}`,
   String.raw`what (?:does|do) {name} do`,
-  String.raw`how long (?:has|have) {name} been (?:in business|around|open|going|trading|operating|running)`,
-  String.raw`when (?:was|were) {name} (?:founded|established|started|set up)`,
   String.raw`tell me (?:about|more about) {name}`,
   String.raw`(?:que|quien|quienes) (?:es|son) {name}`,
   String.raw`(?:qu ?est[- ]ce que|c ?est quoi|qui est) {name}`,

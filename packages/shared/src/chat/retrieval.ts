@@ -203,7 +203,8 @@ export function answerablePassages(
   // clients pay online by card"), a page named for delivery (a returns page names its return label's courier).
   const stated = statedQuestion(message);
   if (stated && result.candidates.length > 0) {
-    const states = (p: RankedPassage) => stated.states(p.content);
+    // A section's name states it as its sentences do ("Caring for Bristol's pets since 1994", "Join our team").
+    const states = (p: RankedPassage) => stated.states(p.content) || (!!p.heading && stated.states(p.heading));
     const passages = rankPassages(result.candidates, result, settings, pageUrl);
     let every: RankedPassage[] | undefined;
     const all = () => {
