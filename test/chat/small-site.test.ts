@@ -914,6 +914,18 @@ describe('small sites', () => {
     }
   });
 
+  it('answers what areas the business covers from the sentence that says where it works, and declines where none does', async () => {
+    // A cleaning company quoted "breakages are covered", a language school its course "covering speaking…".
+    const cleaning = await askSite('cleaning', 'Sparkle & Co', 5);
+    expect((await cleaning.ask('What areas do you cover?')).answer).toBe(
+      'A cleaner home, every week: Since 2014 our teams have cleaned homes across Didsbury, Chorlton, Withington, Sale and Stockport. [1]',
+    );
+    const plumber = await askSite('plumber', 'Aire Valley Plumbing & Heating', 5);
+    expect((await plumber.ask('Do you cover my area?')).answer).toMatch(/^Areas we cover: We work across Leeds and within about 15 miles/);
+    const school = await askSite('school', 'Harbour English School', 6);
+    expect((await school.ask('What areas do you cover?')).sources).toEqual([]);
+  });
+
   it('answers how long the business has been going from the sentence that says since when, and declines where none does', async () => {
     // It was answered with the home page's opening, which says since when on most sites and not on all: a
     // tea shop quoted what it sells, an inn its "17th-century pub".

@@ -1,4 +1,5 @@
 import { foldForIntent } from '../intent/classifier.ts';
+import { AREAS_SEARCH_WORDS, asksForAreas, statesAreas } from './areas-question.ts';
 import { asksForBookingChange, BOOKING_CHANGE_SEARCH_WORDS, statesBookingChange } from './booking-change-question.ts';
 import { BUSINESS_FACTS, businessFactAsked } from './business-facts-question.ts';
 import { asksForDelivery, DELIVERY_NAME, DELIVERY_SEARCH_WORDS, statesDelivery } from './delivery-question.ts';
@@ -15,7 +16,7 @@ type Passage = { content: string; url: string; title: string; heading?: string |
  * Questions answered by the page that states what they ask for, in whatever words, and declined where no
  * page states it (docs/retrieval.md): how the business is paid, whether it delivers, whether a booking
  * can be changed, whether it gives a discount, whether it takes people on, facts about the business itself
- * (free quotes, family-run, insured), whether the bill can be paid over time, gift cards. Their own words are on most sites in other senses ("pay-and-display
+ * (free quotes, family-run, insured), whether the bill can be paid over time, gift cards, the areas it covers. Their own words are on most sites in other senses ("pay-and-display
  * parking", "venue hire", "when the job is finished") or on none ("deliver" of a shop that says
  * "delivery"), so neither their presence nor their absence decides; what the answer must state means the
  * same on every site.
@@ -90,6 +91,7 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: st
       return anyStating((text) => givesDiscount(text) && (!group || group.test(foldForIntent(text))), DISCOUNT_SEARCH_WORDS);
     },
   ],
+  [asksForAreas, anyStating(inOneSentence(statesAreas), AREAS_SEARCH_WORDS)],
   [asksForJobs, { states: statesJobs, preferred: (p) => statesJobs(p.content) && namesJobs(p), searchWords: JOBS_SEARCH_WORDS }],
   // Facts about the business itself (business-facts-question.ts: free quotes, family-run, insured).
   ...(Object.keys(BUSINESS_FACTS) as (keyof typeof BUSINESS_FACTS)[]).map((fact): [(message: string) => boolean, StatedQuestion] => {
