@@ -914,6 +914,19 @@ describe('small sites', () => {
     }
   });
 
+  it('answers whether visitors can come without booking from the sentence that says so, and an order change only from one about orders', async () => {
+    // "walk-ins" was read as "walk": five sites quoted how far they are from the station.
+    const restaurant = await askSite('restaurant', 'Trattoria Bella Vista');
+    for (const question of ['Do you accept walk-ins?', 'can I just turn up?'])
+      expect((await restaurant.ask(question)).answer, question).toMatch(/We keep a few tables free for walk-ins every evening\./);
+    const museum = await askSite('museum', 'Saltmarsh Museum', 6);
+    expect((await museum.ask('Do you accept walk-ins?')).answer).toMatch(/there is no need to book except for groups of 10 or more\./);
+    const hotel = await askSite('hotel', 'The Harbour Inn', 5);
+    expect((await hotel.ask('Do you accept walk-ins?')).sources).toEqual([]);
+    // A hotel quoted "Change at St Erth for the branch line"; its cancellation policy is about bookings, not orders.
+    expect((await hotel.ask('Can I change my order?')).sources).toEqual([]);
+  });
+
   it('answers what areas the business covers from the sentence that says where it works, and declines where none does', async () => {
     // A cleaning company quoted "breakages are covered", a language school its course "covering speaking…".
     const cleaning = await askSite('cleaning', 'Sparkle & Co', 5);

@@ -41,6 +41,14 @@ describe('booking-change questions', () => {
     for (const text of ['By train: Change at St Erth for the branch line.', 'Changing rooms have lockers.', 'Book at least a day ahead.'])
       expect(statesBookingChange(text), text).toBe(false);
     // In one sentence: a passage's words of changing and of booking in two sentences say nothing of it.
-    expect(inOneSentence(statesBookingChange)('Change at St Erth for the branch line. Book your room online.')).toBe(false);
+    expect(inOneSentence((text) => statesBookingChange(text))('Change at St Erth for the branch line. Book your room online.')).toBe(false);
+  });
+
+  it('asks an order of a sentence about orders', () => {
+    expect(asksForBookingChange('Can I change my order?')).toBe(true);
+    expect(asksForBookingChange('Can I cancel my order?')).toBe(true);
+    expect(statesBookingChange('Cancel up to 7 days before arrival for a full refund.', 'Can I cancel my order?')).toBe(false);
+    expect(statesBookingChange('You can cancel an order until it has been dispatched.', 'Can I cancel my order?')).toBe(true);
+    expect(statesBookingChange('Cancel up to 7 days before arrival for a full refund.', 'Can I cancel my booking?')).toBe(true);
   });
 });

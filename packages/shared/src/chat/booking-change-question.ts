@@ -8,10 +8,11 @@ import { foldForIntent } from '../intent/classifier.ts';
  * Erth for the branch line", a yoga studio with its changing rooms, a cleaning company with "changes the
  * beds" — so, as for how the business is paid (payment-question.ts), the answer must state it, and a site
  * that says nothing of it declines; so is one whether it can be cancelled ("can I cancel my booking?": an
- * accountant answered with "we will move your books online", a garage with "Book at least a day ahead").
+ * accountant answered with "we will move your books online", a garage with "Book at least a day ahead"),
+ * and one whether an order can ("Can I change my order?": a hotel quoted "Change at St Erth", a shop its next-day delivery).
  * English, Spanish, French, German and Portuguese, accents folded.
  */
-const BOOKING = String.raw`appointments?|appt|bookings?|reservations?|booked (?:class|session|lesson|table|room|slot)|class|lesson|session|slot|table|visit|stay|dates?|time`;
+const BOOKING = String.raw`appointments?|appt|bookings?|reservations?|orders?|booked (?:class|session|lesson|table|room|slot)|class|lesson|session|slot|table|visit|stay|dates?|time`;
 const CHANGE_VERB = String.raw`change|changing|move|moving|reschedule|rescheduling|rearrange|amend|modify|postpone|push back|bring forward|switch|cancel|cancelling|canceling`;
 const ASKS_FOR_CHANGE = new RegExp(
   [
@@ -29,7 +30,7 @@ const ASKS_FOR_CHANGE = new RegExp(
 );
 
 const CHANGES = String.raw`chang(?:e|es|ed|ing)|cancel(?:s|led|ed|ling|ing|lations?)?|reschedul(?:e|es|ed|ing)|rearrang(?:e|es|ed|ing)|amend(?:s|ed|ing)?|mov(?:e|es|ed|ing)|postpon(?:e|es|ed|ing)|refund|cambiar|cancelar|cancelacion|anular|changer|annuler|annulation|andern|absagen|stornieren|stornierung|alterar|cancelamento|desmarcar`;
-const BOOKED = String.raw`appointments?|bookings?|book|booked|reservations?|arrival|class|classes|lesson|lessons|sessions?|visit|notice|(?:hours|days|weeks) (?:before|ahead|notice)|cita|reserva|rendez-vous|reservation|termin|buchung|consulta|marcacao`;
+const BOOKED = String.raw`appointments?|bookings?|book|booked|reservations?|orders?|arrival|class|classes|lesson|lessons|sessions?|visit|notice|(?:hours|days|weeks) (?:before|ahead|notice)|cita|reserva|rendez-vous|reservation|termin|buchung|consulta|marcacao`;
 const STATES_CHANGE = new RegExp(String.raw`\b(?:${CHANGES})\b`);
 const STATES_BOOKED = new RegExp(String.raw`\b(?:${BOOKED})\b`);
 
@@ -37,11 +38,16 @@ export function asksForBookingChange(message: string): boolean {
   return ASKS_FOR_CHANGE.test(foldForIntent(message));
 }
 
-/** A text that says how a booking is changed or cancelled: a word of changing with one of booking. */
-export function statesBookingChange(text: string): boolean {
+/**
+ * A text that says how a booking is changed or cancelled: a word of changing with one of booking — of an
+ * order when the question asks about one (a hotel's "Cancel up to 7 days before arrival" is no answer to
+ * "Can I cancel my order?").
+ */
+export function statesBookingChange(text: string, message = ''): boolean {
   const folded = foldForIntent(text);
-  return STATES_CHANGE.test(folded) && STATES_BOOKED.test(folded);
+  return STATES_CHANGE.test(folded) && STATES_BOOKED.test(folded) && (!ORDER.test(foldForIntent(message)) || ORDER.test(folded));
 }
+const ORDER = /\borders?\b/;
 
 /** The words searched beside such a question's own (as context words). */
 export const BOOKING_CHANGE_SEARCH_WORDS = 'change cancel cancellation reschedule appointment booking';

@@ -8,6 +8,7 @@ import { asksForGiftCard, GIFT_CARD_SEARCH_WORDS, statesGiftCard } from './gift-
 import { INSTALMENTS_SEARCH_WORDS, instalmentsAsked, statesInstalments } from './instalments-question.ts';
 import { asksForJobs, JOBS_NAME, JOBS_SEARCH_WORDS, statesJobs } from './jobs-question.ts';
 import { asksForPaymentMethod, statesOwnPaymentMethod, statesPaymentMethod } from './payment-question.ts';
+import { asksForWalkIn, statesWalkIn, WALK_IN_SEARCH_WORDS } from './walk-in-question.ts';
 
 /** A passage as the answer's pages hold it. */
 type Passage = { content: string; url: string; title: string; heading?: string | null };
@@ -16,7 +17,7 @@ type Passage = { content: string; url: string; title: string; heading?: string |
  * Questions answered by the page that states what they ask for, in whatever words, and declined where no
  * page states it (docs/retrieval.md): how the business is paid, whether it delivers, whether a booking
  * can be changed, whether it gives a discount, whether it takes people on, facts about the business itself
- * (free quotes, family-run, insured), whether the bill can be paid over time, gift cards, the areas it covers. Their own words are on most sites in other senses ("pay-and-display
+ * (free quotes, family-run, insured), whether the bill can be paid over time, gift cards, the areas it covers, whether visitors can come without booking. Their own words are on most sites in other senses ("pay-and-display
  * parking", "venue hire", "when the job is finished") or on none ("deliver" of a shop that says
  * "delivery"), so neither their presence nor their absence decides; what the answer must state means the
  * same on every site.
@@ -51,7 +52,6 @@ export function namedFor(name: RegExp): (passage: Omit<Passage, 'content'>) => b
 
 const namesDelivery = namedFor(DELIVERY_NAME);
 const namesJobs = namedFor(JOBS_NAME);
-const changesBooking = inOneSentence(statesBookingChange);
 const givesDiscount = inOneSentence(statesDiscount);
 
 /** A question any passage stating it answers as well as another: none preferred. */
@@ -82,7 +82,14 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: st
       searchWords: DELIVERY_SEARCH_WORDS,
     },
   ],
-  [asksForBookingChange, anyStating(changesBooking, BOOKING_CHANGE_SEARCH_WORDS)],
+  [
+    asksForBookingChange,
+    (message) =>
+      anyStating(
+        inOneSentence((text) => statesBookingChange(text, message)),
+        BOOKING_CHANGE_SEARCH_WORDS,
+      ),
+  ],
   [
     asksForDiscount,
     (message) => {
@@ -92,6 +99,7 @@ const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: st
     },
   ],
   [asksForAreas, anyStating(inOneSentence(statesAreas), AREAS_SEARCH_WORDS)],
+  [asksForWalkIn, anyStating(inOneSentence(statesWalkIn), WALK_IN_SEARCH_WORDS)],
   [asksForJobs, { states: statesJobs, preferred: (p) => statesJobs(p.content) && namesJobs(p), searchWords: JOBS_SEARCH_WORDS }],
   // Facts about the business itself (business-facts-question.ts: free quotes, family-run, insured).
   ...(Object.keys(BUSINESS_FACTS) as (keyof typeof BUSINESS_FACTS)[]).map((fact): [(message: string) => boolean, StatedQuestion] => {
