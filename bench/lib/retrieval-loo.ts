@@ -8,7 +8,7 @@ import type { Queryable } from '@kbchat/shared/db/pool';
 import { type CandidateResult, searchCandidates } from '@kbchat/shared/db/retrieval';
 import type { ChatTurn } from '@kbchat/shared/providers/chat/chat-provider';
 import { composeAnswer, type ExtractiveAnswer } from '@kbchat/shared/providers/chat/extractive-answer';
-import { rewriteFollowUp } from '@kbchat/shared/providers/chat/follow-up';
+import { followUpFocus, rewriteFollowUp } from '@kbchat/shared/providers/chat/follow-up';
 import { embedLocal, LOCAL_EMBEDDING_MODEL } from '@kbchat/shared/providers/embeddings/local-embedder';
 import { pageOf, type Question } from './corpora.ts';
 import { type Answer, type CorpusScore, scoreCorpus, targetsMet } from './retrieval-score.ts';
@@ -27,12 +27,29 @@ export interface CorpusCases {
   reference: { recallAt1: number; recallAt3: number };
 }
 
-/** The query the service searches: a follow-up gets its chain's earlier questions as history. */
-export function queryOf(q: Question, byId: Map<string, Question>): string {
+/** A follow-up's history: its chain's earlier questions. */
+function historyOf(q: Question, byId: Map<string, Question>): ChatTurn[] {
   const history: ChatTurn[] = [];
   for (let p = q.follows ? byId.get(q.follows) : undefined; p; p = p.follows ? byId.get(p.follows) : undefined)
     history.unshift({ role: 'user', content: p.question }, { role: 'assistant', content: '' });
+  return history;
+}
+
+/** The query the service searches: a follow-up gets its chain's earlier questions as history. */
+export function queryOf(q: Question, byId: Map<string, Question>): string {
+  const history = historyOf(q, byId);
   return history.length > 0 ? rewriteFollowUp(q.question, history) : q.question;
+}
+
+/**
+ * The words the answer is about, as the service takes them (chat-service.ts): the visitor's own, or of a
+ * follow-up naming no topic the topic's; and whether they are a follow-up's own message (retrieve()'s ownFocus).
+ */
+function focusOf(q: Question, byId: Map<string, Question>): { focus: string; ownFocus: boolean } {
+  const query = queryOf(q, byId);
+  if (query === q.question) return { focus: q.question, ownFocus: false };
+  const focus = followUpFocus(q.question, query, historyOf(q, byId));
+  return { focus, ownFocus: query.trimEnd().endsWith(focus.trim()) };
 }
 
 /** Every question's candidates, as the service fetches them (local embedder, default list sizes). */
@@ -40,14 +57,15 @@ export async function collectCases(db: Queryable, clientId: string, questions: Q
   const byId = new Map(questions.map((q) => [q.id, q]));
   const cases: Case[] = [];
   for (const q of questions) {
-    const searched = searchedQuery(queryOf(q, byId), q.question);
+    const { focus } = focusOf(q, byId);
+    const searched = searchedQuery(queryOf(q, byId), focus);
     const result = await searchCandidates(db, {
       latent: true,
       clientId,
       embeddingModel: LOCAL_EMBEDDING_MODEL,
       embedding: embedLocal(queryOf(q, byId)),
       query: searched.query,
-      focus: q.question,
+      focus,
       k: 20,
       kText: 60,
       exactScanMaxDocs: 2000,
@@ -67,7 +85,7 @@ function quotedOf(question: Question, byId: Map<string, Question>, passages: Ran
   const key = `${question.id}\n${question.question}\n${passages.map((p) => p.id).join(',')}`;
   let answer = quotedCache.get(key);
   if (!answer) {
-    answer = composeAnswer(queryOf(question, byId), passages, siteSpecificity(result), question.question, result.corpusDocs);
+    answer = composeAnswer(queryOf(question, byId), passages, siteSpecificity(result), focusOf(question, byId).focus, result.corpusDocs);
     quotedCache.set(key, answer);
   }
   return answer;
@@ -77,7 +95,8 @@ function quotedOf(question: Question, byId: Map<string, Question>, passages: Ran
 export function evaluate(c: CorpusCases, params: RankingParams): CorpusScore & { answers: Map<string, Answer> } {
   const answers = new Map<string, Answer>();
   for (const { question, result } of c.cases) {
-    const { passages } = answerablePassages(result, question.question, { passages: 6, ranking: params });
+    const { focus, ownFocus } = focusOf(question, c.byId);
+    const { passages } = answerablePassages(result, focus, { passages: 6, ranking: params }, undefined, undefined, ownFocus);
     // The sources are the pages the extractive answer quotes, as the service reports them.
     const answer = passages.length === 0 ? undefined : quotedOf(question, c.byId, passages, result);
     const quoted = (answer?.used ?? []).map((i) => passages[i]);
