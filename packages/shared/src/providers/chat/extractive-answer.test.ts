@@ -1706,8 +1706,9 @@ describe('composeAnswer under a list a sentence introduces', () => {
       ),
       heading: 'Areas we cover',
     };
+    // The sentence that says where the plumber works (areas-question.ts), under its section's name, not "Rothwell:".
     expect(composeAnswer('what areas do you cover?', [areas]).text).toBe(
-      'Areas we cover: Give us a call and we will tell you straight away. [1]',
+      'Areas we cover: We work across Leeds and within about 15 miles of the city centre, including: Headingley, Otley, Rothwell. [1]',
     );
   });
 });
