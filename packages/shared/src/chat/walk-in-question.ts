@@ -5,7 +5,7 @@ import { foldForIntent } from '../intent/classifier.ts';
  * "¿Atendéis sin cita?") is answered by a sentence that says so either way: "We keep a few tables free
  * for walk-ins every evening", "there is no need to book except for groups", "Emergencies are seen
  * without an appointment", "Atendemos sin cita solo si hay hueco libre" — and declined where none does:
- * "walk-in" is read as "walk", and five sites answered with how many minutes' walk they are from the
+ * "walk-in" is read as "walk", and six sites answered with how many minutes' walk they are from the
  * station. English, Spanish, French, German and Portuguese, accents folded.
  */
 const ASKS_FOR_WALK_IN = new RegExp(
