@@ -38,16 +38,22 @@ export function asksForBookingChange(message: string): boolean {
   return ASKS_FOR_CHANGE.test(foldForIntent(message));
 }
 
+const ORDER = /\borders?\b/;
+
+/** Whether the question asks about an order ("Can I change my order?") rather than a booking. */
+export function asksAboutOrder(message: string): boolean {
+  return ORDER.test(foldForIntent(message));
+}
+
 /**
  * A text that says how a booking is changed or cancelled: a word of changing with one of booking — of an
- * order when the question asks about one (a hotel's "Cancel up to 7 days before arrival" is no answer to
- * "Can I cancel my order?").
+ * order when the question asks about one (`order`: a hotel's "Cancel up to 7 days before arrival" is no
+ * answer to "Can I cancel my order?").
  */
-export function statesBookingChange(text: string, message = ''): boolean {
+export function statesBookingChange(text: string, order = false): boolean {
   const folded = foldForIntent(text);
-  return STATES_CHANGE.test(folded) && STATES_BOOKED.test(folded) && (!ORDER.test(foldForIntent(message)) || ORDER.test(folded));
+  return STATES_CHANGE.test(folded) && STATES_BOOKED.test(folded) && (!order || ORDER.test(folded));
 }
-const ORDER = /\borders?\b/;
 
 /** The words searched beside such a question's own (as context words). */
 export const BOOKING_CHANGE_SEARCH_WORDS = 'change cancel cancellation reschedule appointment booking';

@@ -1,7 +1,7 @@
 import { foldForIntent } from '../intent/classifier.ts';
 import { AREAS_SEARCH_WORDS, asksForAreas, statesAreas } from './areas-question.ts';
-import { asksForBookingChange, BOOKING_CHANGE_SEARCH_WORDS, statesBookingChange } from './booking-change-question.ts';
-import { BUSINESS_FACTS, businessFactAsked } from './business-facts-question.ts';
+import { asksAboutOrder, asksForBookingChange, BOOKING_CHANGE_SEARCH_WORDS, statesBookingChange } from './booking-change-question.ts';
+import { BUSINESS_FACTS } from './business-facts-question.ts';
 import { asksForDelivery, DELIVERY_NAME, DELIVERY_SEARCH_WORDS, statesDelivery } from './delivery-question.ts';
 import { asksForDiscount, DISCOUNT_SEARCH_WORDS, discountGroupAsked, statesDiscount } from './discount-question.ts';
 import { asksForGiftCard, GIFT_CARD_SEARCH_WORDS, statesGiftCard } from './gift-card-question.ts';
@@ -59,63 +59,60 @@ function anyStating(states: (text: string) => boolean, searchWords: string): Sta
   return { states, preferred: (p) => states(p.content), searchWords };
 }
 
-const KINDS: [asks: (message: string) => boolean, StatedQuestion | ((message: string) => StatedQuestion)][] = [
+/** …stated by one sentence of a passage (inOneSentence). */
+function sentenceStating(states: (text: string) => boolean, searchWords: string): StatedQuestion {
+  return anyStating(inOneSentence(states), searchWords);
+}
+
+/** A kind asked in one way, the same question whatever else the message says. */
+const when =
+  (asks: (message: string) => boolean, question: StatedQuestion) =>
+  (message: string): StatedQuestion | undefined =>
+    asks(message) ? question : undefined;
+
+/** Each kind: what a page must state for the message, or undefined when the message is not of the kind; the first that is decides. */
+const KINDS: ((message: string) => StatedQuestion | undefined)[] = [
   // Gift cards before the ways of paying ("Can I pay with a gift card?"), paying over time before them too
   // ("can I pay monthly by direct debit?"): each names a way of paying.
-  [asksForGiftCard, anyStating(inOneSentence(statesGiftCard), GIFT_CARD_SEARCH_WORDS)],
-  [
-    (message) => instalmentsAsked(message) !== undefined,
-    (message) => {
-      const asked = instalmentsAsked(message) ?? 'credit';
-      return anyStating(
-        inOneSentence((text) => statesInstalments(text, asked)),
-        INSTALMENTS_SEARCH_WORDS,
-      );
-    },
-  ],
-  [asksForPaymentMethod, { states: statesPaymentMethod, preferred: (p) => statesOwnPaymentMethod(p.content) }],
-  [
-    asksForDelivery,
-    {
-      states: statesDelivery,
-      preferred: (p) => statesDelivery(p.content) && namesDelivery(p),
-      searchWords: DELIVERY_SEARCH_WORDS,
-    },
-  ],
-  [
-    asksForBookingChange,
-    (message) =>
-      anyStating(
-        inOneSentence((text) => statesBookingChange(text, message)),
-        BOOKING_CHANGE_SEARCH_WORDS,
-      ),
-  ],
-  [
-    asksForDiscount,
-    (message) => {
-      // A discount for the group asked about ("students"), when it names one.
-      const group = discountGroupAsked(message);
-      return anyStating((text) => givesDiscount(text) && (!group || group.test(foldForIntent(text))), DISCOUNT_SEARCH_WORDS);
-    },
-  ],
-  [asksForAreas, anyStating(inOneSentence(statesAreas), AREAS_SEARCH_WORDS)],
-  [asksForWalkIn, anyStating(inOneSentence(statesWalkIn), WALK_IN_SEARCH_WORDS)],
-  [asksForJobs, { states: statesJobs, preferred: (p) => statesJobs(p.content) && namesJobs(p), searchWords: JOBS_SEARCH_WORDS }],
-  // Facts about the business itself (business-facts-question.ts: free quotes, family-run, insured).
-  ...(Object.keys(BUSINESS_FACTS) as (keyof typeof BUSINESS_FACTS)[]).map((fact): [(message: string) => boolean, StatedQuestion] => {
-    const { states, searchWords } = BUSINESS_FACTS[fact];
-    return [
-      (message) => businessFactAsked(message) === fact,
-      anyStating(
-        inOneSentence((text) => states.test(foldForIntent(text))),
-        searchWords,
-      ),
-    ];
+  when(asksForGiftCard, sentenceStating(statesGiftCard, GIFT_CARD_SEARCH_WORDS)),
+  (message) => {
+    const asked = instalmentsAsked(message);
+    return asked && sentenceStating((text) => statesInstalments(text, asked), INSTALMENTS_SEARCH_WORDS);
+  },
+  when(asksForPaymentMethod, { states: statesPaymentMethod, preferred: (p) => statesOwnPaymentMethod(p.content) }),
+  when(asksForDelivery, {
+    states: statesDelivery,
+    preferred: (p) => statesDelivery(p.content) && namesDelivery(p),
+    searchWords: DELIVERY_SEARCH_WORDS,
   }),
+  (message) => {
+    if (!asksForBookingChange(message)) return undefined;
+    const order = asksAboutOrder(message);
+    return sentenceStating((text) => statesBookingChange(text, order), BOOKING_CHANGE_SEARCH_WORDS);
+  },
+  (message) => {
+    if (!asksForDiscount(message)) return undefined;
+    // A discount for the group asked about ("students"), when it names one.
+    const group = discountGroupAsked(message);
+    return anyStating((text) => givesDiscount(text) && (!group || group.test(foldForIntent(text))), DISCOUNT_SEARCH_WORDS);
+  },
+  when(asksForAreas, sentenceStating(statesAreas, AREAS_SEARCH_WORDS)),
+  when(asksForWalkIn, sentenceStating(statesWalkIn, WALK_IN_SEARCH_WORDS)),
+  when(asksForJobs, { states: statesJobs, preferred: (p) => statesJobs(p.content) && namesJobs(p), searchWords: JOBS_SEARCH_WORDS }),
+  // Facts about the business itself (business-facts-question.ts: free quotes, family-run, insured, since when).
+  ...Object.values(BUSINESS_FACTS).map(({ asks, states, searchWords }) =>
+    when(
+      (message) => asks.test(foldForIntent(message)),
+      sentenceStating((text) => states.test(foldForIntent(text)), searchWords),
+    ),
+  ),
 ];
 
 /** What the question asks a page to state, when it is such a question. */
 export function statedQuestion(message: string): StatedQuestion | undefined {
-  const kind = KINDS.find(([asks]) => asks(message))?.[1];
-  return typeof kind === 'function' ? kind(message) : kind;
+  for (const kind of KINDS) {
+    const question = kind(message);
+    if (question) return question;
+  }
+  return undefined;
 }

@@ -1,5 +1,5 @@
 import { asksForDelivery } from '../../chat/delivery-question.ts';
-import { paymentMethodsUnsaid } from '../../chat/payment-question.ts';
+import { asksForPaymentMethod, paymentMethodsUnsaid } from '../../chat/payment-question.ts';
 import { namesIn } from '../../chat/ranking.ts';
 import { detectLeadIntent, foldForIntent } from '../../intent/classifier.ts';
 import { contactOfferReply, dontKnowReply, notMentionedLead, replyLanguage } from './canned-replies.ts';
@@ -55,10 +55,10 @@ export function composeExtractiveAnswer(input: ChatInput): ChatOutput {
  * (stated-questions.ts) answers, which the visitor should read as what the site says, not as a yes.
  */
 function unnamedThings(message: string, passages: ChatPassage[]): string[] {
-  const text = passages.map((p) => `${p.title} ${p.heading ?? ''} ${p.content}`).join(' ');
-  if (!asksForDelivery(message)) return paymentMethodsUnsaid(message, text);
+  const text = () => passages.map((p) => `${p.title} ${p.heading ?? ''} ${p.content}`).join(' ');
+  if (!asksForDelivery(message)) return asksForPaymentMethod(message) ? paymentMethodsUnsaid(message, text()) : [];
   // Accents folded both sides: "México" asked of a page that says "Mexico".
-  const said = foldForIntent(text);
+  const said = foldForIntent(text());
   const typed = message.match(/\p{L}+/gu) ?? [];
   return namesIn(message)
     .filter((name) => !said.includes(foldForIntent(name)))
